@@ -1,0 +1,53 @@
+/**
+ * The texts of the messages the sanitizer inserts. They are cause-neutral: the
+ * sanitizer sees that a reply or a tool result is missing, not why.
+ */
+export interface MarkerTexts {
+  /** Pattern A: stands in for the reply a HumanMessage never got. */
+  missingReply: string;
+  /** Patterns B, B2, B3: the content of a placeholder ToolMessage for an unanswered call. */
+  missingToolResult: string;
+  /** Pattern C: closes a run of tool results that no AIMessage followed. */
+  missingReplyAfterTools: string;
+}
+
+/** Built-in marker presets: `"en"` (default) and `"ko"` (the originating team's texts). */
+export const MARKER_PRESETS: Readonly<Record<"en" | "ko", Readonly<MarkerTexts>>> = Object.freeze({
+  en: Object.freeze({
+    missingReply: "[No reply was recorded for the previous message.]",
+    missingToolResult: "[No result was recorded for this tool call.]",
+    missingReplyAfterTools: "[No reply was recorded after these tool results.]",
+  }),
+  ko: Object.freeze({
+    missingReply: "[직전 turn 응답 중단됨, 함께 종합해 답하라]",
+    missingToolResult: "[도구 호출이 완료 전에 중단됨]",
+    missingReplyAfterTools: "[직전 turn 응답이 도구 결과 후 중단됨]",
+  }),
+});
+
+/** A preset name, or custom texts (missing keys fall back to `"en"`). */
+export type MarkerOption = keyof typeof MARKER_PRESETS | Partial<MarkerTexts>;
+
+/** Resolves a {@link MarkerOption} to a full set of texts; throws on an unknown preset or a non-string text. */
+export function resolveMarkers(option: MarkerOption | undefined): Readonly<MarkerTexts> {
+  if (option === undefined) return MARKER_PRESETS.en;
+  if (typeof option === "string") {
+    const preset = MARKER_PRESETS[option as keyof typeof MARKER_PRESETS];
+    if (!Object.hasOwn(MARKER_PRESETS, option) || preset === undefined) {
+      throw new TypeError(
+        `Unknown marker preset ${JSON.stringify(option)}: use "en", "ko" or an object of custom texts.`,
+      );
+    }
+    return preset;
+  }
+  if (typeof option !== "object" || option === null) {
+    throw new TypeError(`markers must be "en", "ko" or an object of custom texts, got ${String(option)}.`);
+  }
+  const texts = { ...MARKER_PRESETS.en, ...option };
+  for (const [key, text] of Object.entries(texts)) {
+    if (typeof text !== "string" || text.trim() === "") {
+      throw new TypeError(`markers.${key} must be a non-empty string.`);
+    }
+  }
+  return texts;
+}

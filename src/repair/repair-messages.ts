@@ -1,0 +1,97 @@
+import { isMessageList } from "../messages/message-view.js";
+import { emit } from "./emit.js";
+import { fillMissingResults } from "./fill-results.js";
+import { resolveMarkers, type MarkerOption } from "./markers.js";
+import type { Repair } from "./patterns.js";
+import { segment } from "./segment.js";
+import type { BridgeRole } from "./synthetic.js";
+import { findTailStart } from "./tail.js";
+import { isWellFormed } from "./well-formed.js";
+
+/**
+ * How the end of the history is treated.
+ * - `"repair"`: the history is finished and a new HumanMessage comes next, so
+ *   a trailing HumanMessage gets a marker reply, unanswered calls get
+ *   placeholders and trailing tool results get a closing AIMessage.
+ * - `"preserve"`: a run may still complete the tail (see `findTailStart`), so
+ *   it is left exactly as it is; only what comes before it is repaired.
+ */
+export type TailMode = "repair" | "preserve";
+
+/** Options of {@link repairMessages}. */
+export interface RepairOptions {
+  /** Default `"repair"`. */
+  tail?: TailMode;
+  /** Texts of inserted messages: `"en"` (default), `"ko"`, or custom texts. */
+  markers?: MarkerOption;
+  /**
+   * Role of the marker between two HumanMessages (pattern A). Default `"ai"`.
+   * `"system"` (the originating design) is rejected mid-history by Anthropic and Gemini.
+   */
+  bridgeRole?: BridgeRole;
+  /**
+   * Finished tool results held outside the list (a checkpoint's `pendingWrites`).
+   * When the tail is repaired, they answer the last turn's unanswered calls
+   * instead of placeholders (pattern N). Used ones are reported as `N` insertions.
+   */
+  recoveredResults?: readonly unknown[];
+}
+
+/** What {@link repairMessages} returns. */
+export interface RepairResult<T = unknown> {
+  /** The repaired list; the input array itself when nothing needed repair. */
+  messages: T[];
+  /** Every change made, in order. Empty when `messages` is the input. */
+  repairs: Repair[];
+}
+
+const TAIL_MODES: readonly TailMode[] = ["repair", "preserve"];
+const BRIDGE_ROLES: readonly BridgeRole[] = ["ai", "system"];
+
+function checkOption<T>(name: string, value: T | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!allowed.includes(value)) {
+    throw new TypeError(`${name} must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}, got ${JSON.stringify(value)}.`);
+  }
+  return value;
+}
+
+/**
+ * Repairs a chat history so that every provider accepts it (the rules in the
+ * README): every tool call answered right after its AIMessage, no orphan or
+ * duplicate result, no two HumanMessages in a row, tool results closed by an
+ * AIMessage, no empty reply.
+ *
+ * Pure: the input and its messages are never mutated, inserted messages get
+ * deterministic ids, and repairing the output again changes nothing. A
+ * history that needs no repair, and anything that is not a list of messages,
+ * is returned as the same object with no repairs. Never throws on odd input;
+ * throws a `TypeError` on invalid options.
+ */
+export function repairMessages<T>(messages: readonly T[], options?: RepairOptions): RepairResult<T>;
+export function repairMessages(messages: unknown, options?: RepairOptions): RepairResult;
+export function repairMessages(messages: unknown, options: RepairOptions = {}): RepairResult {
+  const tail = checkOption("tail", options.tail, TAIL_MODES, "repair");
+  const bridgeRole = checkOption("bridgeRole", options.bridgeRole, BRIDGE_ROLES, "ai");
+  const markers = resolveMarkers(options.markers);
+  if (!isMessageList(messages)) return { messages: messages as unknown[], repairs: [] };
+
+  const closeEnd = tail === "repair";
+  const tailStart = closeEnd ? messages.length : findTailStart(messages);
+  if (isWellFormed(messages, tailStart, closeEnd)) return { messages: messages as unknown[], repairs: [] };
+
+  const repairs: Repair[] = [];
+  const units = segment(messages, tailStart, repairs);
+  const last = units[units.length - 1];
+  for (const unit of units) {
+    if (!("turn" in unit)) continue;
+    // Stranded results belong to the pending tasks of the checkpoint, so only to its last turn.
+    const recovered = closeEnd && unit === last ? (options.recoveredResults ?? []) : [];
+    fillMissingResults(unit.turn, markers, recovered);
+  }
+  const removedBefore = new Int32Array(messages.length + 1);
+  const removed = new Set(repairs.map((r) => r.index));
+  for (let i = 0; i < messages.length; i++) removedBefore[i + 1] = removedBefore[i]! + (removed.has(i) ? 1 : 0);
+  const out = emit(units, { messages, tailStart, closeEnd, markers, bridgeRole, removedBefore }, repairs);
+  return { messages: out, repairs };
+}

@@ -1,0 +1,50 @@
+import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { idOf } from "../messages/message-view.js";
+
+/**
+ * Every message the sanitizer creates has an id with this prefix, derived from
+ * the ids of the messages around it. Repeated reads of one checkpoint therefore
+ * produce identical messages, the `messages` reducer merges them by id instead
+ * of duplicating them, and an app can remove one with `RemoveMessage`.
+ */
+export const SYNTHETIC_ID_PREFIX = "sanitizer-";
+
+/** Whether a message was inserted by the sanitizer (a placeholder or a marker). */
+export function isSyntheticMessage(message: unknown): boolean {
+  if (typeof message !== "object" || message === null) return false;
+  return idOf(message)?.startsWith(SYNTHETIC_ID_PREFIX) ?? false;
+}
+
+/** A stable reference to a message: its id, or its position when it has none. */
+export function anchorOf(message: unknown, index: number): string {
+  return idOf(message) ?? `#${index}`;
+}
+
+/** The placeholder result for a tool call that was never answered. */
+export function placeholderToolMessage(anchor: string, toolCallId: string, name: string, text: string): ToolMessage {
+  return new ToolMessage({
+    id: `${SYNTHETIC_ID_PREFIX}result-${anchor}-${toolCallId}`,
+    content: text,
+    tool_call_id: toolCallId,
+    name,
+    status: "error",
+  });
+}
+
+/** How the marker that bridges two consecutive HumanMessages is sent. */
+export type BridgeRole = "ai" | "system";
+
+/**
+ * The marker between a HumanMessage and the next one (pattern A). An AIMessage
+ * keeps the roles alternating for every provider. A SystemMessage, the
+ * originating design's choice, is rejected mid-history by Anthropic and Gemini.
+ */
+export function bridgeMessage(anchor: string, text: string, role: BridgeRole): BaseMessage {
+  const id = `${SYNTHETIC_ID_PREFIX}reply-${anchor}`;
+  return role === "system" ? new SystemMessage({ id, content: text }) : new AIMessage({ id, content: text });
+}
+
+/** The AIMessage that closes a run of tool results nothing replied to (pattern C). */
+export function closingMessage(anchor: string, text: string): AIMessage {
+  return new AIMessage({ id: `${SYNTHETIC_ID_PREFIX}after-tools-${anchor}`, content: text });
+}
