@@ -8,3 +8,10 @@ export { PATTERNS, type PatternId, type Repair, type RepairAction } from "./repa
 export { MARKER_PRESETS, type MarkerOption, type MarkerTexts } from "./repair/markers.js";
 export { isSyntheticMessage, SYNTHETIC_ID_PREFIX, type BridgeRole } from "./repair/synthetic.js";
 export { findTailStart } from "./repair/tail.js";
+export {
+  SanitizingCheckpointer,
+  type RepairEvent,
+  type SanitizingCheckpointerOptions,
+} from "./checkpointer/sanitizing-checkpointer.js";
+export { POLICY_CONFIG_KEY, type SanitizerPolicy } from "./checkpointer/tail-policy.js";
+export { hasPendingInterrupt, hasPendingTasks } from "./checkpointer/thread-state.js";

@@ -1,0 +1,55 @@
+import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
+import { isMessageList } from "../messages/message-view.js";
+import type { Repair } from "../repair/patterns.js";
+import { repairMessages, type RepairOptions, type TailMode } from "../repair/repair-messages.js";
+import { strandedResults, withoutUsedWrites } from "./stranded-results.js";
+
+/** The repairs made to one channel of a tuple. */
+export interface ChannelRepairs {
+  channel: string;
+  repairs: Repair[];
+}
+
+/** How {@link sanitizeTuple} repairs a tuple. */
+export interface TupleRepairSettings {
+  /** Channels to repair; `undefined` means every channel whose value is a message list. */
+  channels: readonly string[] | undefined;
+  repair: Pick<RepairOptions, "markers" | "bridgeRole">;
+}
+
+/**
+ * Repairs the message channels of a tuple. Returns the tuple itself when no
+ * channel needs repair; otherwise a new tuple sharing everything unchanged
+ * with the input, which is never mutated. When the tail is repaired, finished
+ * tool results stranded in `pendingWrites` are moved into the history.
+ */
+export function sanitizeTuple(
+  tuple: CheckpointTuple,
+  tail: TailMode,
+  settings: TupleRepairSettings,
+): { tuple: CheckpointTuple; repaired: ChannelRepairs[] } {
+  const values = tuple.checkpoint.channel_values ?? {};
+  let repairedValues: Record<string, unknown> | undefined;
+  let pendingWrites = tuple.pendingWrites;
+  const repaired: ChannelRepairs[] = [];
+  for (const channel of settings.channels ?? Object.keys(values)) {
+    const value = values[channel];
+    if (!isMessageList(value)) continue;
+    const stranded = tail === "repair" ? strandedResults(pendingWrites, channel) : undefined;
+    const result = repairMessages(value, { ...settings.repair, tail, recoveredResults: stranded?.messages });
+    if (result.repairs.length === 0) continue;
+    repairedValues ??= { ...values };
+    repairedValues[channel] = result.messages;
+    if (stranded && pendingWrites) pendingWrites = withoutUsedWrites(pendingWrites, stranded, result.repairs);
+    repaired.push({ channel, repairs: result.repairs });
+  }
+  if (repairedValues === undefined) return { tuple, repaired };
+  return {
+    tuple: {
+      ...tuple,
+      checkpoint: { ...tuple.checkpoint, channel_values: repairedValues },
+      ...(pendingWrites !== undefined ? { pendingWrites } : {}),
+    },
+    repaired,
+  };
+}

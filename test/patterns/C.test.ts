@@ -1,0 +1,26 @@
+// Pattern C: a run of ToolMessages not closed by an AIMessage (cancelled after tools, before the LLM).
+import { describe, expect, it } from "vitest";
+import { repairMessages } from "../../src/index.js";
+import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
+import { calls, human, reply, result, shape } from "../support/messages.js";
+import { providerError } from "../support/provider-rules.js";
+
+describe("pattern C: tool results not closed by an AIMessage", () => {
+  it("closes a run followed by a HumanMessage, which Mistral and Bedrock reject", () => {
+    const broken = [human("h1"), calls("a1", "c1"), result("t1", "c1"), human("h2"), reply("a2")];
+    expect(providerError("mistral", broken)).toBe("Unexpected role 'user' after role 'tool'");
+    expect(providerError("bedrock", broken)).toMatch(/alternate/);
+
+    const { messages, repairs } = repairMessages(broken);
+    expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:t1>c1", "ai:sanitizer-after-tools-a1", "human:h2", "ai:a2"]);
+    expect(repairs).toEqual([expect.objectContaining({ kind: "C", action: "inserted", index: 3 })]);
+    expect(messages[3]).toMatchObject({ content: "[No reply was recorded after these tool results.]" });
+    expectAcceptedByAllProviders(messages);
+  });
+
+  it("closes a trailing run when the tail is repaired, and leaves it when preserved", () => {
+    const input = [human("h1"), calls("a1", "c1", "c2"), result("t1", "c1"), result("t2", "c2")];
+    expect(shape(repairMessages(input).messages).at(-1)).toBe("ai:sanitizer-after-tools-a1");
+    expect(repairMessages(input, { tail: "preserve" }).messages).toBe(input);
+  });
+});

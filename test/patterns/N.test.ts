@@ -1,0 +1,29 @@
+// Pattern N: finished sibling ToolMessages stranded in pendingWrites (parallel tools, one cancelled).
+// The engine half: results handed in from outside the list. The checkpointer half is in test/checkpointer.
+import { describe, expect, it } from "vitest";
+import { repairMessages } from "../../src/index.js";
+import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
+import { calls, human, result, shape } from "../support/messages.js";
+
+describe("pattern N: results recovered from outside the list", () => {
+  it("uses a recovered result instead of a placeholder for the last turn", () => {
+    const stranded = result("t2", "c2");
+    const { messages, repairs } = repairMessages([human("h"), calls("a1", "c1", "c2")], { recoveredResults: [stranded] });
+    expect(shape(messages)).toEqual(["human:h", "ai:a1", "tool:sanitizer-result-a1-c1>c1", "tool:t2>c2", "ai:sanitizer-after-tools-a1"]);
+    expect(repairs.find((r) => r.kind === "N")).toMatchObject({ action: "inserted", index: 3, message: stranded });
+    expectAcceptedByAllProviders([...messages, human("next")]);
+  });
+
+  it("does not give a recovered result to an earlier turn that reused the call id", () => {
+    const { messages } = repairMessages([human("h1"), calls("a1", "call_0"), human("h2"), calls("a2", "call_0")], {
+      recoveredResults: [result("late", "call_0")],
+    });
+    expect(shape(messages)).toContain("tool:sanitizer-result-a1-call_0>call_0");
+    expect(shape(messages)).toContain("tool:late>call_0");
+  });
+
+  it("ignores recovered results when the tail is preserved", () => {
+    const input = [human("h"), calls("a1", "c1")];
+    expect(repairMessages(input, { tail: "preserve", recoveredResults: [result("t1", "c1")] }).messages).toBe(input);
+  });
+});

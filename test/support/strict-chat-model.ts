@@ -1,0 +1,117 @@
+/**
+ * A fake chat model as strict as a real provider: it rejects a history the
+ * way the chosen provider does (see provider-rules.ts), and otherwise replies
+ * from a script, token by token, so a run can be cancelled mid-stream.
+ */
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import { BaseChatModel, type BaseChatModelCallOptions } from "@langchain/core/language_models/chat_models";
+import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
+import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import { providerError, type ProviderProfile } from "./provider-rules.js";
+
+/** What the model answers: text, and optionally tool calls. */
+export interface ScriptedReply {
+  content: string;
+  toolCalls?: Array<{ name: string; args?: Record<string, unknown>; id?: string }>;
+}
+
+/** The error a strict model throws, with the provider's status and text. */
+export class ProviderRejection extends Error {
+  readonly status = 400;
+  constructor(
+    readonly profile: ProviderProfile,
+    message: string,
+  ) {
+    super(`${profile} 400: ${message}`);
+    this.name = "ProviderRejection";
+  }
+}
+
+export interface StrictChatModelOptions {
+  profile: ProviderProfile;
+  /** Decides the reply from the history; called once per model call. */
+  script: (messages: BaseMessage[], call: number) => ScriptedReply;
+  /** Called before each streamed token (index from 0): a test aborts here to cancel mid-stream. */
+  onToken?: (index: number, call: number) => void;
+  /** Delay between tokens, in ms. Default 1. */
+  tokenDelayMs?: number;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error("Aborted"));
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason ?? new Error("Aborted"))), { once: true });
+  });
+
+export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
+  /** Every history the model accepted or rejected, in order. */
+  readonly seen: BaseMessage[][] = [];
+  /** The rejections it threw. */
+  readonly rejections: ProviderRejection[] = [];
+  private calls = 0;
+
+  constructor(private readonly opts: StrictChatModelOptions) {
+    super({});
+  }
+
+  _llmType(): string {
+    return `strict-fake-${this.opts.profile}`;
+  }
+
+  private check(messages: BaseMessage[]): number {
+    this.seen.push(messages);
+    const error = providerError(this.opts.profile, messages);
+    if (error) {
+      const rejection = new ProviderRejection(this.opts.profile, error);
+      this.rejections.push(rejection);
+      throw rejection;
+    }
+    return this.calls++;
+  }
+
+  private reply(messages: BaseMessage[], call: number): { tokens: string[]; toolCalls: NonNullable<ScriptedReply["toolCalls"]> } {
+    const scripted = this.opts.script(messages, call);
+    const toolCalls = (scripted.toolCalls ?? []).map((tc, i) => ({ ...tc, id: tc.id ?? `call_${call}_${i}` }));
+    return { tokens: scripted.content.split(/(?<= )/).filter((t) => t !== ""), toolCalls };
+  }
+
+  async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
+    const call = this.check(messages);
+    const { tokens, toolCalls } = this.reply(messages, call);
+    for (let i = 0; i < tokens.length; i++) {
+      this.opts.onToken?.(i, call);
+      await sleep(this.opts.tokenDelayMs ?? 1, options.signal);
+    }
+    const message = new AIMessage({
+      content: tokens.join(""),
+      tool_calls: toolCalls.map((tc) => ({ id: tc.id, name: tc.name, args: tc.args ?? {}, type: "tool_call" as const })),
+    });
+    return { generations: [{ text: message.text, message }] };
+  }
+
+  async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    const call = this.check(messages);
+    const { tokens, toolCalls } = this.reply(messages, call);
+    for (let i = 0; i < tokens.length; i++) {
+      this.opts.onToken?.(i, call);
+      await sleep(this.opts.tokenDelayMs ?? 1, options.signal);
+      const chunk = new ChatGenerationChunk({ text: tokens[i]!, message: new AIMessageChunk({ content: tokens[i]! }) });
+      await runManager?.handleLLMNewToken(tokens[i]!, undefined, undefined, undefined, undefined, { chunk });
+      yield chunk;
+    }
+    if (toolCalls.length > 0) {
+      yield new ChatGenerationChunk({
+        text: "",
+        message: new AIMessageChunk({
+          content: "",
+          tool_call_chunks: toolCalls.map((tc, index) => ({ id: tc.id, name: tc.name, args: JSON.stringify(tc.args ?? {}), index, type: "tool_call_chunk" as const })),
+        }),
+      });
+    }
+  }
+}
