@@ -99,9 +99,10 @@ const RULES: Record<ProviderProfile, (messages: readonly BaseMessage[]) => strin
     ) ??
     emptyContent(messages),
   bedrock: (messages) => {
-    // The adapter merges consecutive ToolMessages into one user turn; any other repeated role is rejected.
+    // The adapter merges consecutive ToolMessages into one user turn; any other repeated user turn is
+    // rejected. (Two assistant turns in a row are out of scope: the sanitizer does not merge them.)
     const repeated = consecutiveTurns(messages, "user").some(
-      ([a, b, i]) => a === b && !(role(messages[i]!) === "tool" && role(messages[i - 1]!) === "tool"),
+      ([a, b, i]) => a === "user" && b === "user" && !(role(messages[i]!) === "tool" && role(messages[i - 1]!) === "tool"),
     );
     if (repeated) {
       return "A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.";

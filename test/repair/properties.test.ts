@@ -1,0 +1,118 @@
+// Invariants of repairMessages over random histories (fast-check).
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { findTailStart, isSyntheticMessage, repairMessages, type TailMode } from "../../src/index.js";
+import { anyHistory, cleanHistory } from "../support/arbitraries.js";
+import { rejectingProviders } from "../support/provider-rules.js";
+
+const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 500) };
+const nextTurn = new HumanMessage({ id: "next", content: "next question" });
+const snapshot = (messages: readonly BaseMessage[]) => JSON.stringify(messages.map((m) => m.toDict()));
+
+describe("repairMessages invariants", () => {
+  it("a repaired history, followed by a new user turn, is accepted by every provider", () => {
+    fc.assert(
+      fc.property(anyHistory, (history) => {
+        const { messages } = repairMessages(history);
+        expect(rejectingProviders([...messages, nextTurn] as BaseMessage[])).toEqual({});
+      }),
+      RUNS,
+    );
+  });
+
+  it("with the tail preserved, the tail is kept as is and everything before it is accepted", () => {
+    fc.assert(
+      fc.property(anyHistory, (history) => {
+        const { messages } = repairMessages(history, { tail: "preserve" });
+        const inTail = history.slice(findTailStart(history));
+        const outTail = messages.slice(messages.length - inTail.length);
+        outTail.forEach((m, i) => expect(m).toBe(inTail[i]));
+        expect(rejectingProviders(messages.slice(0, messages.length - inTail.length) as BaseMessage[])).toEqual({});
+      }),
+      RUNS,
+    );
+  });
+
+  it.each<TailMode>(["repair", "preserve"])("is idempotent and deterministic (tail %s)", (tail) => {
+    fc.assert(
+      fc.property(anyHistory, (history) => {
+        const first = repairMessages(history, { tail });
+        const again = repairMessages(first.messages, { tail });
+        expect(again.messages).toBe(first.messages);
+        expect(again.repairs).toEqual([]);
+        const twin = repairMessages(history, { tail });
+        expect(snapshot(twin.messages as BaseMessage[])).toBe(snapshot(first.messages as BaseMessage[]));
+      }),
+      RUNS,
+    );
+  });
+
+  it("keeps every message it does not report removed, each once, and only moves tool results", () => {
+    fc.assert(
+      fc.property(anyHistory, fc.constantFrom<TailMode>("repair", "preserve"), (history, tail) => {
+        const { messages, repairs } = repairMessages(history, { tail });
+        const removed = new Set(repairs.filter((r) => r.action === "removed").map((r) => r.message));
+        const kept = history.filter((m) => !removed.has(m));
+        const originals = messages.filter((m) => history.includes(m as BaseMessage));
+        expect(new Set(originals).size).toBe(originals.length);
+        expect(new Set(originals)).toEqual(new Set(kept));
+        const notTools = (list: readonly unknown[]) => list.filter((m) => (m as BaseMessage).type !== "tool");
+        expect(notTools(originals)).toEqual(notTools(kept));
+        const inserted = messages.filter((m) => !history.includes(m as BaseMessage));
+        expect(inserted.every(isSyntheticMessage)).toBe(true);
+      }),
+      RUNS,
+    );
+  });
+
+  it("reports each change where it happened", () => {
+    fc.assert(
+      fc.property(anyHistory, (history) => {
+        const { messages, repairs } = repairMessages(history);
+        for (const r of repairs) {
+          if (r.action === "removed") expect(history[r.index]).toBe(r.message);
+          else expect(messages[r.index]).toBe(r.message);
+          if (r.action === "moved") expect(history[r.from!]).toBe(r.message);
+        }
+        expect(repairs.length === 0).toBe(messages === history);
+      }),
+      RUNS,
+    );
+  });
+
+  it("never mutates its input", () => {
+    fc.assert(
+      fc.property(anyHistory, (history) => {
+        const before = snapshot(history);
+        const copy = [...history];
+        repairMessages(history);
+        repairMessages(history, { tail: "preserve" });
+        expect(snapshot(history)).toBe(before);
+        history.forEach((m, i) => expect(m).toBe(copy[i]));
+      }),
+      RUNS,
+    );
+  });
+
+  it("returns a clean history as the same array, with no repairs", () => {
+    fc.assert(
+      fc.property(cleanHistory, fc.constantFrom<TailMode>("repair", "preserve"), (history, tail) => {
+        const result = repairMessages(history, { tail });
+        expect(result.messages).toBe(history);
+        expect(result.repairs).toEqual([]);
+      }),
+      RUNS,
+    );
+  });
+
+  it("never throws on arbitrary input, and returns what is not a message list as is", () => {
+    fc.assert(
+      fc.property(fc.anything(), (value) => {
+        const result = repairMessages(value as unknown[]);
+        if (result.repairs.length === 0) expect(result.messages).toBe(value);
+      }),
+      RUNS,
+    );
+  });
+});
