@@ -55,8 +55,9 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     super({});
   }
 
+  // Called by the base constructor, before this class's fields exist.
   _llmType(): string {
-    return `strict-fake-${this.opts.profile}`;
+    return "strict-fake";
   }
 
   private check(messages: BaseMessage[]): number {

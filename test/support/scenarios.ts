@@ -1,0 +1,71 @@
+/**
+ * Cancelled runs as they happen in production: a ReAct agent's turn is
+ * aborted at a chosen point, then the user sends a new message.
+ */
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { ProviderProfile } from "./provider-rules.js";
+import { hangUntilAborted, reactGraph } from "./react-graph.js";
+import { StrictChatModel } from "./strict-chat-model.js";
+
+/** Where the first turn is cancelled. */
+export type StopPoint = "during-llm" | "during-tools" | "after-one-of-two-parallel-tools";
+export const STOP_POINTS: readonly StopPoint[] = ["during-llm", "during-tools", "after-one-of-two-parallel-tools"];
+
+export const FIRST_QUESTION = "What is the weather in Paris and Seoul?";
+export const LOOKUP_RESULT = "Seoul: 12°C, clear";
+
+/** A model that calls two tools for the first question and answers plainly otherwise. */
+export function agentModel(profile: ProviderProfile, onToken?: (index: number, call: number) => void) {
+  return new StrictChatModel({
+    profile,
+    onToken,
+    script: (messages: BaseMessage[]) => {
+      const last = messages.at(-1)!;
+      if (last.type === "human" && last.content === FIRST_QUESTION) {
+        return { content: "Let me check both cities. ", toolCalls: [{ name: "search", args: { city: "Paris" } }, { name: "lookup", args: { city: "Seoul" } }] };
+      }
+      return { content: last.type === "tool" ? "Paris is 15°C, Seoul is 12°C." : "Happy to help with that." };
+    },
+  });
+}
+
+/** Runs the first turn on `thread` and cancels it at `stop`. Returns the error the run ended with. */
+export async function cancelFirstTurn(checkpointer: BaseCheckpointSaver, stop: StopPoint, thread: string): Promise<unknown> {
+  const controller = new AbortController();
+  const model = agentModel("openai", (index, call) => {
+    if (stop === "during-llm" && call === 0 && index === 1) controller.abort();
+  });
+  let lookupDone: () => void = () => {};
+  const lookupFinished = new Promise<void>((resolve) => (lookupDone = resolve));
+  const graph = reactGraph({
+    model,
+    fanOut: stop === "after-one-of-two-parallel-tools" ? "send" : "node",
+    tools: {
+      search: async (_args, config) => {
+        if (stop === "after-one-of-two-parallel-tools") await lookupFinished;
+        controller.abort();
+        return hangUntilAborted(config.signal);
+      },
+      lookup: async () => {
+        // Let the sibling task's writes reach the saver before search cancels the run.
+        setTimeout(lookupDone, 30);
+        return LOOKUP_RESULT;
+      },
+    },
+  }).compile(checkpointer);
+  try {
+    await graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, { configurable: { thread_id: thread }, signal: controller.signal });
+  } catch (error) {
+    return error;
+  }
+  throw new Error(`the first turn on ${thread} was expected to be cancelled at ${stop}`);
+}
+
+/** Sends the next user message on `thread` to an agent backed by a strict `profile` model. */
+export async function nextTurn(checkpointer: BaseCheckpointSaver, profile: ProviderProfile, thread: string, text = "Thanks, and tomorrow?") {
+  const model = agentModel(profile);
+  const graph = reactGraph({ model, tools: { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT } }).compile(checkpointer);
+  const state = await graph.invoke({ messages: [new HumanMessage(text)] }, { configurable: { thread_id: thread } });
+  return { messages: state.messages as BaseMessage[], model };
+}
