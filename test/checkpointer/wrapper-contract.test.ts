@@ -1,0 +1,110 @@
+// The decorator contract: forwards everything, returns the inner tuple when clean, never mutates, fails clearly.
+import { type BaseMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { MemorySaver, type CheckpointTuple } from "@langchain/langgraph-checkpoint";
+import { describe, expect, it } from "vitest";
+import { SanitizingCheckpointer, type RepairEvent } from "../../src/index.js";
+import { calls, human, reply, result } from "../support/messages.js";
+
+/** A MemorySaver that remembers what it returned and what it was asked. */
+class RecordingSaver extends MemorySaver {
+  returned: CheckpointTuple[] = [];
+  writes: unknown[][] = [];
+  override async getTuple(config: RunnableConfig) {
+    const tuple = await super.getTuple(config);
+    if (tuple) this.returned.push(tuple);
+    return tuple;
+  }
+  override async putWrites(...args: Parameters<MemorySaver["putWrites"]>) {
+    this.writes.push(args);
+    return super.putWrites(...args);
+  }
+}
+
+async function seed(saver: MemorySaver, thread: string, channel_values: Record<string, unknown>, pending = true) {
+  const values = pending ? { ...channel_values, "branch:to:tools": null } : channel_values;
+  return saver.put(
+    { configurable: { thread_id: thread, checkpoint_ns: "" } },
+    { v: 4, id: `00000000-0000-6000-8000-00000000000${thread.length}`, ts: new Date(0).toISOString(), channel_values: values, channel_versions: {}, versions_seen: {} },
+    { source: "loop", step: 1, parents: {} },
+    {},
+  );
+}
+
+const snapshot = (t: CheckpointTuple) =>
+  JSON.stringify(t, (_, v) => (v && typeof v === "object" && typeof v.toDict === "function" ? v.toDict() : v));
+
+describe("SanitizingCheckpointer as a decorator", () => {
+  it("returns the inner tuple itself when nothing needs repair", async () => {
+    const inner = new RecordingSaver();
+    await seed(inner, "clean", { messages: [human("h"), reply("a")] });
+    const tuple = await new SanitizingCheckpointer(inner).getTuple({ configurable: { thread_id: "clean" } });
+    expect(tuple).toBe(inner.returned.at(-1));
+  });
+
+  it("never mutates the tuple the inner saver returned", async () => {
+    const inner = new RecordingSaver();
+    await seed(inner, "broken", { messages: [human("h"), calls("a", "c1", "c2"), result("t2", "c2")] }, true);
+    const tuple = await new SanitizingCheckpointer(inner).getTuple({ configurable: { thread_id: "broken" } });
+    const original = inner.returned.at(-1)!;
+    const before = snapshot(original);
+    expect(tuple).not.toBe(original);
+    expect((tuple!.checkpoint.channel_values.messages as BaseMessage[]).length).toBe(5);
+    expect(snapshot(original)).toBe(before);
+    expect((original.checkpoint.channel_values.messages as BaseMessage[]).length).toBe(3);
+  });
+
+  it("forwards put, putWrites (with the task path), getNextVersion, deleteThread and serde", async () => {
+    const inner = new RecordingSaver();
+    const wrapped = new SanitizingCheckpointer(inner);
+    expect(wrapped.serde).toBe(inner.serde);
+    expect(wrapped.inner).toBe(inner);
+    const config = await seed(inner, "fwd", {});
+    const putConfig = await wrapped.put(config, { v: 4, id: "00000000-0000-6000-8000-000000000009", ts: "", channel_values: {}, channel_versions: {}, versions_seen: {} }, { source: "loop", step: 2, parents: {} }, {});
+    expect(putConfig.configurable).toMatchObject({ thread_id: "fwd", checkpoint_id: "00000000-0000-6000-8000-000000000009" });
+    await wrapped.putWrites(putConfig, [["messages", 1]], "task-1", "~__pregel_pull, tools");
+    expect(inner.writes.at(-1)).toEqual([putConfig, [["messages", 1]], "task-1", "~__pregel_pull, tools"]);
+    expect(wrapped.getNextVersion(3)).toBe(inner.getNextVersion(3));
+    const other = new MemorySaver();
+    await seed(other, "del", { messages: [human("h")] });
+    await new SanitizingCheckpointer(other).deleteThread("del");
+    expect(await other.getTuple({ configurable: { thread_id: "del" } })).toBeUndefined();
+  });
+
+  it("reports each repaired channel through onRepair", async () => {
+    const inner = new MemorySaver();
+    await seed(inner, "events", { messages: [human("h1"), human("h2")], other: [human("x"), human("y")] });
+    const events: RepairEvent[] = [];
+    await new SanitizingCheckpointer(inner, { onRepair: (e) => events.push(e) }).getTuple({ configurable: { thread_id: "events" } });
+    expect(events.map((e) => [e.channel, e.threadId, e.checkpointNs, e.checkpointId, e.tail, e.repairs.map((r) => r.kind)])).toEqual([
+      ["messages", "events", "", "00000000-0000-6000-8000-000000000006", "repair", ["A", "A"]],
+      ["other", "events", "", "00000000-0000-6000-8000-000000000006", "repair", ["A", "A"]],
+    ]);
+  });
+
+  it("repairs only the listed channels when given, and leaves non-message channels alone by default", async () => {
+    const inner = new MemorySaver();
+    await seed(inner, "chans", { parent_messages: [human("p1"), human("p2")], child_messages: [human("c1"), human("c2")], notes: ["hi", "there"] });
+    const read = (options = {}) => new SanitizingCheckpointer(inner, options).getTuple({ configurable: { thread_id: "chans" } });
+    const all = (await read())!.checkpoint.channel_values;
+    expect((all.parent_messages as unknown[]).length).toBe(4);
+    expect((all.child_messages as unknown[]).length).toBe(4);
+    expect(all.notes).toEqual(["hi", "there"]);
+    const only = (await read({ channels: ["child_messages"] }))!.checkpoint.channel_values;
+    expect((only.parent_messages as unknown[]).length).toBe(2);
+    expect((only.child_messages as unknown[]).length).toBe(4);
+  });
+
+  it.each([
+    ["no inner saver", () => new SanitizingCheckpointer(undefined as never), "SanitizingCheckpointer needs a checkpointer to wrap"],
+    ["an object that is not a saver", () => new SanitizingCheckpointer({ getTuple() {} } as never), "an object without list, put, putWrites"],
+    ["an unknown policy", () => new SanitizingCheckpointer(new MemorySaver(), { policy: "always" as never }), 'policy must be one of "auto", "repair", "preserve", "off", got "always".'],
+    ["a channel name that is not a string", () => new SanitizingCheckpointer(new MemorySaver(), { channels: ["messages", 3 as never] }), 'channels must be a non-empty array of channel names (strings), got ["messages",3].'],
+    ["an empty channel list", () => new SanitizingCheckpointer(new MemorySaver(), { channels: [] }), "channels must be a non-empty array"],
+    ["an unknown bridge role", () => new SanitizingCheckpointer(new MemorySaver(), { bridgeRole: "human" as never }), 'bridgeRole must be "ai" or "system", got "human".'],
+    ["an unknown marker preset", () => new SanitizingCheckpointer(new MemorySaver(), { markers: "de" as never }), 'Unknown marker preset "de"'],
+    ["an onRepair that is not a function", () => new SanitizingCheckpointer(new MemorySaver(), { onRepair: "log" as never }), "onRepair must be a function."],
+  ])("throws a clear error at construction for %s", (_, construct, message) => {
+    expect(construct).toThrow(message);
+  });
+});
