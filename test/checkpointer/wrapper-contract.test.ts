@@ -9,25 +9,25 @@ import { calls, human, reply, result } from "../support/messages.js";
 /** A MemorySaver that remembers what it returned and what it was asked. */
 class RecordingSaver extends MemorySaver {
   returned: CheckpointTuple[] = [];
-  writes: unknown[][] = [];
+  recordedWrites: unknown[][] = [];
   override async getTuple(config: RunnableConfig) {
     const tuple = await super.getTuple(config);
     if (tuple) this.returned.push(tuple);
     return tuple;
   }
   override async putWrites(...args: Parameters<MemorySaver["putWrites"]>) {
-    this.writes.push(args);
+    this.recordedWrites.push(args);
     return super.putWrites(...args);
   }
 }
 
-async function seed(saver: MemorySaver, thread: string, channel_values: Record<string, unknown>, pending = true) {
-  const values = pending ? { ...channel_values, "branch:to:tools": null } : channel_values;
+/** Stores a checkpoint of a run that stopped midway (a pending `tools` task) with these channel values. */
+async function seed(saver: MemorySaver, thread: string, channel_values: Record<string, unknown>) {
+  const values = { ...channel_values, "branch:to:tools": null };
   return saver.put(
     { configurable: { thread_id: thread, checkpoint_ns: "" } },
     { v: 4, id: `00000000-0000-6000-8000-00000000000${thread.length}`, ts: new Date(0).toISOString(), channel_values: values, channel_versions: {}, versions_seen: {} },
     { source: "loop", step: 1, parents: {} },
-    {},
   );
 }
 
@@ -44,7 +44,7 @@ describe("SanitizingCheckpointer as a decorator", () => {
 
   it("never mutates the tuple the inner saver returned", async () => {
     const inner = new RecordingSaver();
-    await seed(inner, "broken", { messages: [human("h"), calls("a", "c1", "c2"), result("t2", "c2")] }, true);
+    await seed(inner, "broken", { messages: [human("h"), calls("a", "c1", "c2"), result("t2", "c2")] });
     const tuple = await new SanitizingCheckpointer(inner).getTuple({ configurable: { thread_id: "broken" } });
     const original = inner.returned.at(-1)!;
     const before = snapshot(original);
@@ -63,12 +63,10 @@ describe("SanitizingCheckpointer as a decorator", () => {
     const putConfig = await wrapped.put(config, { v: 4, id: "00000000-0000-6000-8000-000000000009", ts: "", channel_values: {}, channel_versions: {}, versions_seen: {} }, { source: "loop", step: 2, parents: {} }, {});
     expect(putConfig.configurable).toMatchObject({ thread_id: "fwd", checkpoint_id: "00000000-0000-6000-8000-000000000009" });
     await wrapped.putWrites(putConfig, [["messages", 1]], "task-1", "~__pregel_pull, tools");
-    expect(inner.writes.at(-1)).toEqual([putConfig, [["messages", 1]], "task-1", "~__pregel_pull, tools"]);
+    expect(inner.recordedWrites.at(-1)).toEqual([putConfig, [["messages", 1]], "task-1", "~__pregel_pull, tools"]);
     expect(wrapped.getNextVersion(3)).toBe(inner.getNextVersion(3));
-    const other = new MemorySaver();
-    await seed(other, "del", { messages: [human("h")] });
-    await new SanitizingCheckpointer(other).deleteThread("del");
-    expect(await other.getTuple({ configurable: { thread_id: "del" } })).toBeUndefined();
+    await wrapped.deleteThread("fwd");
+    expect(await inner.getTuple({ configurable: { thread_id: "fwd" } })).toBeUndefined();
   });
 
   it("reports each repaired channel through onRepair", async () => {

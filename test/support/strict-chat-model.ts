@@ -77,7 +77,7 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     return { tokens: scripted.content.split(/(?<= )/).filter((t) => t !== ""), toolCalls };
   }
 
-  async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
+  override async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
     const call = this.check(messages);
     const { tokens, toolCalls } = this.reply(messages, call);
     for (let i = 0; i < tokens.length; i++) {
@@ -91,7 +91,7 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     return { generations: [{ text: message.text, message }] };
   }
 
-  async *_streamResponseChunks(
+  override async *_streamResponseChunks(
     messages: BaseMessage[],
     options: this["ParsedCallOptions"],
     runManager?: CallbackManagerForLLMRun,

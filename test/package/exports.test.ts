@@ -1,0 +1,40 @@
+// The published entry points: the exports map resolves for ESM and CommonJS consumers, with types.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const run = (args: string[]) => execFileSync(process.execPath, args, { cwd: root, encoding: "utf8" }).trim();
+
+describe("package entry points", () => {
+  beforeAll(() => {
+    execFileSync("npx", ["tsup", "--silent"], { cwd: root, stdio: "pipe" });
+  }, 120_000);
+
+  it("ships type declarations for both formats", () => {
+    for (const file of ["dist/index.d.ts", "dist/index.d.cts"]) expect(existsSync(`${root}/${file}`)).toBe(true);
+  });
+
+  it("loads with require() and wraps the app's CommonJS MemorySaver", () => {
+    const out = run([
+      "-e",
+      `const { SanitizingCheckpointer, repairMessages } = require("langgraph-checkpoint-sanitizer");
+       const { MemorySaver } = require("@langchain/langgraph-checkpoint");
+       const s = new SanitizingCheckpointer(new MemorySaver());
+       console.log(typeof s.getTuple, repairMessages(["x"]).messages[0]);`,
+    ]);
+    expect(out).toBe("function x");
+  });
+
+  it("loads with import", () => {
+    const out = run([
+      "--input-type=module",
+      "-e",
+      `import { SanitizingCheckpointer, PATTERNS } from "langgraph-checkpoint-sanitizer";
+       import { MemorySaver } from "@langchain/langgraph-checkpoint";
+       console.log(new SanitizingCheckpointer(new MemorySaver()).inner.constructor.name, Object.keys(PATTERNS).join(""));`,
+    ]);
+    expect(out).toBe("MemorySaver ABB2B3CDEFHN");
+  });
+});
