@@ -9,11 +9,11 @@ const run = (args: string[]) => execFileSync(process.execPath, args, { cwd: root
 
 describe("package entry points", () => {
   beforeAll(() => {
-    execFileSync("npx", ["tsup", "--silent"], { cwd: root, stdio: "pipe" });
+    execFileSync("npm", ["run", "--silent", "build"], { cwd: root, stdio: "pipe" });
   }, 120_000);
 
   it("ships type declarations for both formats", () => {
-    for (const file of ["dist/index.d.ts", "dist/index.d.cts"]) expect(existsSync(`${root}/${file}`)).toBe(true);
+    for (const file of ["dist/esm/index.d.ts", "dist/cjs/index.d.ts"]) expect(existsSync(`${root}/${file}`)).toBe(true);
   });
 
   it("loads with require() and wraps the app's CommonJS MemorySaver", () => {
