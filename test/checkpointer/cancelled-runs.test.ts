@@ -1,12 +1,11 @@
 // A turn cancelled midway, then a new user message: wedged on the raw saver, working through the sanitizer.
 import type { BaseMessage } from "@langchain/core/messages";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
 import { PROVIDER_PROFILES, rejectingProviders, type ProviderProfile } from "../support/provider-rules.js";
-import { saverFactories } from "../support/savers.js";
+import { saverFactories, saverPerTest } from "../support/savers.js";
 import { LOOKUP_RESULT, STOP_POINTS, cancelFirstTurn, nextTurn, type StopPoint } from "../support/scenarios.js";
 import { ProviderRejection } from "../support/strict-chat-model.js";
-import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 
 /** Which providers reject the raw history at each stop point (the fixture must really reproduce the failure). */
 const RAW_REJECTED_BY: Record<StopPoint, ProviderProfile[]> = {
@@ -17,15 +16,7 @@ const RAW_REJECTED_BY: Record<StopPoint, ProviderProfile[]> = {
 
 for (const factory of saverFactories) {
   describe(`a cancelled turn on ${factory.name}`, () => {
-    const opened: BaseCheckpointSaver[] = [];
-    const open = async () => {
-      const saver = await factory.create();
-      opened.push(saver);
-      return saver;
-    };
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((s) => factory.destroy(s)));
-    });
+    const open = saverPerTest(factory);
 
     describe.each(STOP_POINTS)("cancelled %s", (stop) => {
       it("wedges the thread on the raw saver for the providers that reject its shape", async () => {

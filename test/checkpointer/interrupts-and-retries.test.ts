@@ -2,11 +2,11 @@
 import { Command, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
 import { rejectingProviders } from "../support/provider-rules.js";
 import { reactGraph } from "../support/react-graph.js";
-import { saverFactories } from "../support/savers.js";
+import { saverFactories, saverPerTest } from "../support/savers.js";
 import { FIRST_QUESTION, agentModel, cancelFirstTurn } from "../support/scenarios.js";
 
 /** What a run's history says, without the random ids LangGraph gives messages. */
@@ -38,15 +38,7 @@ async function approveRun(checkpointer: BaseCheckpointSaver, thread: string) {
 
 for (const factory of saverFactories) {
   describe(`interrupts and retries on ${factory.name}`, () => {
-    const opened: BaseCheckpointSaver[] = [];
-    const open = async () => {
-      const saver = await factory.create();
-      opened.push(saver);
-      return saver;
-    };
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((s) => factory.destroy(s)));
-    });
+    const open = saverPerTest(factory);
 
     it("pauses at interrupt() and resumes with Command({ resume }) exactly as the raw saver does", async () => {
       const raw = await approveRun(await open(), "hitl");

@@ -1,9 +1,9 @@
 // Every row of the README's tail-policy table, on every backend.
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { END, MessagesAnnotation, START, StateGraph, interrupt, type BaseCheckpointSaver } from "@langchain/langgraph";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, findTailStart, type RepairEvent } from "../../src/index.js";
-import { saverFactories } from "../support/savers.js";
+import { saverFactories, saverPerTest } from "../support/savers.js";
 import { reactGraph } from "../support/react-graph.js";
 import { agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";
 import { shape } from "../support/messages.js";
@@ -13,14 +13,10 @@ const messagesOf = (tuple: { checkpoint: { channel_values: Record<string, unknow
 
 for (const factory of saverFactories) {
   describe(`tail policy on ${factory.name}`, () => {
-    const opened: BaseCheckpointSaver[] = [];
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((s) => factory.destroy(s)));
-    });
+    const open = saverPerTest(factory);
     /** A raw saver and the sanitizer around it, reporting what it repairs. */
     const setup = async () => {
-      const inner = await factory.create();
-      opened.push(inner);
+      const inner = await open();
       const events: RepairEvent[] = [];
       return { inner, sanitizer: new SanitizingCheckpointer(inner, { onRepair: (e) => events.push(e) }), events };
     };

@@ -4,6 +4,7 @@
  */
 import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { afterEach } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,3 +42,19 @@ export const sqliteFactory: SaverFactory = {
 
 /** Every backend available on this machine. */
 export const saverFactories: SaverFactory[] = [memoryFactory, sqliteFactory];
+
+/**
+ * For use inside a `describe`: returns a function that opens a fresh saver
+ * from `factory`; every saver opened in a test is destroyed after it.
+ */
+export function saverPerTest(factory: SaverFactory): () => Promise<BaseCheckpointSaver> {
+  const opened: BaseCheckpointSaver[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((saver) => factory.destroy(saver)));
+  });
+  return async () => {
+    const saver = await factory.create();
+    opened.push(saver);
+    return saver;
+  };
+}
