@@ -3,7 +3,7 @@
  * aborted at a chosen point, then the user sends a new message.
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { END, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import type { ProviderProfile } from "./provider-rules.js";
 import { hangUntilAborted, reactGraph } from "./react-graph.js";
 import { StrictChatModel } from "./strict-chat-model.js";
@@ -14,6 +14,20 @@ export const STOP_POINTS: readonly StopPoint[] = ["during-llm", "during-tools", 
 
 export const FIRST_QUESTION = "What is the weather in Paris and Seoul?";
 export const LOOKUP_RESULT = "Seoul: 12°C, clear";
+
+/**
+ * Where the agent runs: as the root graph, as a subgraph node of a parent
+ * (namespace `assistant:<taskId>`, a new one each run), or as a
+ * `checkpointer: true` subgraph that keeps its own history across runs
+ * (namespace `assistant`).
+ */
+export type Mount = "root" | "subgraph" | "persistent-subgraph";
+
+function mountAgent(builder: ReturnType<typeof reactGraph>["builder"], checkpointer: BaseCheckpointSaver, mount: Mount) {
+  if (mount === "root") return builder.compile({ checkpointer });
+  const agent = builder.compile(mount === "persistent-subgraph" ? { checkpointer: true } : {});
+  return new StateGraph(MessagesAnnotation).addNode("assistant", agent).addEdge(START, "assistant").addEdge("assistant", END).compile({ checkpointer });
+}
 
 /** A model that calls two tools for the first question and answers plainly otherwise. */
 export function agentModel(profile: ProviderProfile, onToken?: (index: number, call: number) => void) {
@@ -31,14 +45,14 @@ export function agentModel(profile: ProviderProfile, onToken?: (index: number, c
 }
 
 /** Runs the first turn on `thread` and cancels it at `stop`. Returns the error the run ended with. */
-export async function cancelFirstTurn(checkpointer: BaseCheckpointSaver, stop: StopPoint, thread: string): Promise<unknown> {
+export async function cancelFirstTurn(checkpointer: BaseCheckpointSaver, stop: StopPoint, thread: string, mount: Mount = "root"): Promise<unknown> {
   const controller = new AbortController();
   const model = agentModel("openai", (index, call) => {
     if (stop === "during-llm" && call === 0 && index === 1) controller.abort();
   });
   let lookupDone: () => void = () => {};
   const lookupFinished = new Promise<void>((resolve) => (lookupDone = resolve));
-  const graph = reactGraph({
+  const { builder } = reactGraph({
     model,
     fanOut: stop === "after-one-of-two-parallel-tools" ? "send" : "node",
     tools: {
@@ -53,7 +67,8 @@ export async function cancelFirstTurn(checkpointer: BaseCheckpointSaver, stop: S
         return LOOKUP_RESULT;
       },
     },
-  }).compile(checkpointer);
+  });
+  const graph = mountAgent(builder, checkpointer, mount);
   try {
     await graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, { configurable: { thread_id: thread }, signal: controller.signal });
   } catch (error) {
@@ -63,9 +78,16 @@ export async function cancelFirstTurn(checkpointer: BaseCheckpointSaver, stop: S
 }
 
 /** Sends the next user message on `thread` to an agent backed by a strict `profile` model. */
-export async function nextTurn(checkpointer: BaseCheckpointSaver, profile: ProviderProfile, thread: string, text = "Thanks, and tomorrow?") {
+export async function nextTurn(
+  checkpointer: BaseCheckpointSaver,
+  profile: ProviderProfile,
+  thread: string,
+  text = "Thanks, and tomorrow?",
+  mount: Mount = "root",
+) {
   const model = agentModel(profile);
-  const graph = reactGraph({ model, tools: { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT } }).compile(checkpointer);
+  const { builder } = reactGraph({ model, tools: { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT } });
+  const graph = mountAgent(builder, checkpointer, mount);
   const state = await graph.invoke({ messages: [new HumanMessage(text)] }, { configurable: { thread_id: thread } });
   return { messages: state.messages as BaseMessage[], model };
 }
