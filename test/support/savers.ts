@@ -3,7 +3,13 @@
  * to close it. Backends that need a server join this list in their own module.
  */
 import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { IORedisSaver } from "../../src/redis/index.js";
+import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "./services.js";
 import { afterEach } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -40,8 +46,51 @@ export const sqliteFactory: SaverFactory = {
   },
 };
 
-/** Every backend available on this machine. */
-export const saverFactories: SaverFactory[] = [memoryFactory, sqliteFactory];
+const unique = () => randomUUID().replaceAll("-", "").slice(0, 12);
+
+/** The official PostgresSaver, each instance in its own schema, dropped afterwards. */
+export const postgresFactory: SaverFactory = {
+  name: "@langchain/langgraph-checkpoint-postgres",
+  create: async () => {
+    const saver = PostgresSaver.fromConnString(POSTGRES_URL, { schema: `sanitizer_test_${unique()}` });
+    await saver.setup();
+    return saver;
+  },
+  destroy: async (saver) => {
+    const { schema } = (saver as unknown as { options: { schema: string } }).options;
+    await (saver as PostgresSaver).end();
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  },
+};
+
+/** Deletes every key under `prefix` (test cleanup only: the saver itself never scans). */
+export async function deleteKeys(client: Redis, prefix: string): Promise<void> {
+  for await (const keys of client.scanStream({ match: `${prefix}:*`, count: 500 })) {
+    if ((keys as string[]).length > 0) await client.del(...(keys as string[]));
+  }
+}
+
+/** IORedisSaver on the real server, each instance under its own key prefix, deleted afterwards. */
+export const redisFactory: SaverFactory = {
+  name: "IORedisSaver",
+  create: async () => new IORedisSaver(new Redis(REDIS_URL), { keyPrefix: `sanitizer-test-${unique()}` }),
+  destroy: async (saver) => {
+    const { client } = saver as IORedisSaver;
+    await deleteKeys(client as Redis, (saver as unknown as { keys: { prefix: string } }).keys.prefix);
+    await (client as Redis).quit();
+  },
+};
+
+/** Every backend available on this machine (under CI=true, all of them or the run fails). */
+export const saverFactories: SaverFactory[] = [
+  memoryFactory,
+  sqliteFactory,
+  ...((await serviceAvailable("postgres")) ? [postgresFactory] : []),
+  ...((await serviceAvailable("redis")) ? [redisFactory] : []),
+];
 
 /**
  * For use inside a `describe`: returns a function that opens a fresh saver

@@ -70,7 +70,13 @@ export async function cancelFirstTurn(checkpointer: BaseCheckpointSaver, stop: S
   });
   const graph = mountAgent(builder, checkpointer, mount);
   try {
-    await graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, { configurable: { thread_id: thread }, signal: controller.signal });
+    // "sync" durability: every checkpoint is stored before the next step starts, so the thread is
+    // settled when the cancelled call returns. With the default "async", a slower saver (Postgres,
+    // Redis) may still be writing the last checkpoint, and an immediate next turn would race it.
+    await graph.invoke(
+      { messages: [new HumanMessage(FIRST_QUESTION)] },
+      { configurable: { thread_id: thread }, signal: controller.signal, durability: "sync" },
+    );
   } catch (error) {
     return error;
   }

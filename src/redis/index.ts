@@ -1,0 +1,5 @@
+/**
+ * `langgraph-checkpoint-sanitizer/redis`: a checkpointer for plain Redis
+ * through ioredis (an optional peer dependency, needed only for this entry).
+ */
+export { IORedisSaver, type IORedisConnection, type IORedisSaverOptions } from "./ioredis-saver.js";

@@ -1,0 +1,329 @@
+import type { RunnableConfig } from "@langchain/core/runnables";
+import {
+  BaseCheckpointSaver,
+  TASKS,
+  WRITES_IDX_MAP,
+  compareWritesSortKeys,
+  copyCheckpoint,
+  maxChannelVersion,
+  writesSortKey,
+  type ChannelVersions,
+  type Checkpoint,
+  type CheckpointListOptions,
+  type CheckpointMetadata,
+  type CheckpointPendingWrite,
+  type CheckpointTuple,
+  type PendingWrite,
+  type SerializerProtocol,
+} from "@langchain/langgraph-checkpoint";
+import { Redis, type Cluster, type ChainableCommander } from "ioredis";
+import { decodeFrame, encodeFrame } from "./frame.js";
+import { KeyLayout, blobField, decodeId, encodeId, writeField, writeFieldRange, type NamespaceKeys } from "./keys.js";
+
+/** What IORedisSaver connects through: an ioredis client or cluster, or a `redis://` URL. */
+export type IORedisConnection = Redis | Cluster | string;
+
+/** Options of {@link IORedisSaver}. */
+export interface IORedisSaverOptions {
+  /** Prefix of every key. Default `"langgraph"`. Must not contain `{` or `}`. */
+  keyPrefix?: string;
+  /** Expire a thread's keys this many seconds after its last write. Default: never. */
+  ttlSeconds?: number;
+  /** Serializer of checkpoints, metadata, channel values and writes. Default: the stock `JsonPlusSerializer`. */
+  serde?: SerializerProtocol;
+}
+
+interface CheckpointHeader {
+  parent: string | null;
+  checkpointType: string;
+  metadataType: string;
+}
+interface BlobHeader {
+  type: string;
+}
+interface WriteHeader {
+  taskId: string;
+  channel: string;
+  type: string;
+  taskPath: string;
+  idx: number;
+}
+
+const EMPTY = new Uint8Array(0);
+const LIST_PAGE = 100;
+
+function missingThreadId(action: string): Error {
+  return new Error(
+    `Failed to ${action}. The passed RunnableConfig is missing a required "thread_id" field in its "configurable" property.`,
+  );
+}
+
+function isClient(value: unknown): value is Redis | Cluster {
+  const c = value as Partial<Redis> | null;
+  return typeof c === "object" && c !== null && typeof c.multi === "function" && typeof c.hgetBuffer === "function";
+}
+
+/** Runs a MULTI and throws the first command error, so a failed write never passes silently. */
+async function execAtomically(multi: ChainableCommander): Promise<void> {
+  const results = await multi.exec();
+  if (results === null) throw new Error("Redis transaction was aborted.");
+  for (const [error] of results) if (error) throw error;
+}
+
+/**
+ * A LangGraph checkpointer on plain Redis 6 or newer (no RedisJSON or
+ * RediSearch modules), through ioredis: standalone servers, Redis Cluster,
+ * ElastiCache, Memorystore.
+ *
+ * Each `put` and `putWrites` is one MULTI transaction, so a lost connection
+ * leaves no partial checkpoint. Every key of a thread shares one hash tag,
+ * so it runs unchanged on Cluster. Lookups and listings use sorted-set
+ * indexes: no KEYS or SCAN on any path, and the cost of reading a thread does
+ * not depend on how many other threads exist. Channel values are stored once
+ * per version, as the Postgres saver does, so a `put` writes only the channels
+ * that changed.
+ *
+ * @example
+ * ```ts
+ * const checkpointer = new IORedisSaver("redis://127.0.0.1:6379", { ttlSeconds: 7 * 24 * 3600 });
+ * const graph = builder.compile({ checkpointer });
+ * // ...
+ * await checkpointer.close(); // closes the connection the saver opened from the URL
+ * ```
+ */
+export class IORedisSaver extends BaseCheckpointSaver {
+  /** The ioredis client or cluster the saver uses. */
+  readonly client: Redis | Cluster;
+  private readonly ownsClient: boolean;
+  private readonly keys: KeyLayout;
+  private readonly ttlSeconds: number | undefined;
+
+  constructor(connection: IORedisConnection, options: IORedisSaverOptions = {}) {
+    super(options.serde);
+    if (typeof connection === "string") {
+      this.client = new Redis(connection);
+      this.ownsClient = true;
+    } else if (isClient(connection)) {
+      this.client = connection;
+      this.ownsClient = false;
+    } else {
+      throw new TypeError("IORedisSaver needs an ioredis Redis or Cluster instance, or a redis:// URL.");
+    }
+    const { ttlSeconds } = options;
+    if (ttlSeconds !== undefined && !(Number.isInteger(ttlSeconds) && ttlSeconds > 0)) {
+      throw new TypeError(`ttlSeconds must be a positive whole number of seconds, got ${String(ttlSeconds)}.`);
+    }
+    this.ttlSeconds = ttlSeconds;
+    this.keys = new KeyLayout(options.keyPrefix ?? "langgraph");
+  }
+
+  /** Closes the connection if the saver opened it from a URL; a client you passed in stays yours to close. */
+  async close(): Promise<void> {
+    if (this.ownsClient) await this.client.quit();
+  }
+
+  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const threadId: string | undefined = config.configurable?.thread_id;
+    if (threadId === undefined) return undefined;
+    const checkpointNs: string = config.configurable?.checkpoint_ns ?? "";
+    const keys = this.keys.namespace(threadId, checkpointNs);
+    let checkpointId: string | undefined = config.configurable?.checkpoint_id;
+    if (!checkpointId) {
+      const [latest] = await this.client.zrevrangebylex(keys.checkpoints, "+", "-", "LIMIT", 0, 1);
+      if (latest === undefined) return undefined;
+      checkpointId = decodeId(latest);
+    }
+    const stored = await this.client.hgetBuffer(keys.checkpoint, encodeId(checkpointId));
+    if (!stored) return undefined;
+    return this.loadTuple(threadId, checkpointNs, checkpointId, keys, stored);
+  }
+
+  override async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
+    const { before, filter } = options;
+    let remaining = options.limit ?? Infinity;
+    const threadId: string | undefined = config.configurable?.thread_id;
+    const threads = threadId !== undefined ? [threadId] : (await this.client.smembers(this.keys.threads)).map(decodeId).sort();
+    for (const thread of threads) {
+      const namespaces =
+        config.configurable?.checkpoint_ns !== undefined
+          ? [config.configurable.checkpoint_ns as string]
+          : (await this.client.smembers(this.keys.namespaces(thread))).map(decodeId).sort();
+      for (const checkpointNs of namespaces) {
+        const keys = this.keys.namespace(thread, checkpointNs);
+        for await (const checkpointId of this.checkpointIds(keys, config.configurable?.checkpoint_id, before?.configurable?.checkpoint_id)) {
+          if (remaining <= 0) return;
+          const stored = await this.client.hgetBuffer(keys.checkpoint, encodeId(checkpointId));
+          if (!stored) continue;
+          const tuple = await this.loadTuple(thread, checkpointNs, checkpointId, keys, stored, filter);
+          if (tuple === undefined) continue;
+          remaining -= 1;
+          yield tuple;
+        }
+      }
+    }
+  }
+
+  override async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    const threadId: string | undefined = config.configurable?.thread_id;
+    if (threadId === undefined) throw missingThreadId("put checkpoint");
+    const checkpointNs: string = config.configurable?.checkpoint_ns ?? "";
+    const parent: string | undefined = config.configurable?.checkpoint_id;
+    const { channel_values: values, ...rest } = copyCheckpoint(checkpoint);
+    // Serialize everything first: a value that cannot be serialized throws before anything is written.
+    const [[checkpointType, checkpointBytes], [metadataType, metadataBytes], blobs] = await Promise.all([
+      this.serde.dumpsTyped(rest),
+      this.serde.dumpsTyped(metadata),
+      Promise.all(
+        Object.entries(newVersions).map(async ([channel, version]) => {
+          const [type, bytes] = channel in values ? await this.serde.dumpsTyped(values[channel]) : ["empty", EMPTY];
+          return [blobField(channel, version), encodeFrame<BlobHeader>({ type }, [bytes])] as const;
+        }),
+      ),
+    ]);
+    const keys = this.keys.namespace(threadId, checkpointNs);
+    const header: CheckpointHeader = { parent: parent ?? null, checkpointType, metadataType };
+    const multi = this.client.multi();
+    multi.sadd(this.keys.namespaces(threadId), encodeId(checkpointNs));
+    multi.zadd(keys.checkpoints, 0, encodeId(checkpoint.id));
+    multi.hset(keys.checkpoint, encodeId(checkpoint.id), encodeFrame(header, [checkpointBytes, metadataBytes]));
+    for (const [field, frame] of blobs) multi.hset(keys.blobs, field, frame);
+    await this.refreshTtl(multi, threadId, checkpointNs);
+    await execAtomically(multi);
+    await this.client.sadd(this.keys.threads, encodeId(threadId));
+    return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
+  }
+
+  override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath = ""): Promise<void> {
+    const threadId: string | undefined = config.configurable?.thread_id;
+    if (threadId === undefined) throw missingThreadId("put writes");
+    const checkpointId: string | undefined = config.configurable?.checkpoint_id;
+    if (checkpointId === undefined) {
+      throw new Error(`Failed to put writes. The passed RunnableConfig is missing a required "checkpoint_id" field in its "configurable" property.`);
+    }
+    const checkpointNs: string = config.configurable?.checkpoint_ns ?? "";
+    const serialized = await Promise.all(
+      writes.map(async ([channel, value], position) => {
+        const [type, bytes] = await this.serde.dumpsTyped(value);
+        // Special channels (errors, interrupts, resumes) have fixed negative indices and replace earlier writes.
+        const idx = WRITES_IDX_MAP[channel] ?? position;
+        return { idx, frame: encodeFrame<WriteHeader>({ taskId, channel, type, taskPath, idx }, [bytes]) };
+      }),
+    );
+    const keys = this.keys.namespace(threadId, checkpointNs);
+    const multi = this.client.multi();
+    multi.sadd(this.keys.namespaces(threadId), encodeId(checkpointNs));
+    for (const { idx, frame } of serialized) {
+      const field = writeField(checkpointId, taskId, idx);
+      if (idx < 0) multi.hset(keys.writes, field, frame);
+      else multi.hsetnx(keys.writes, field, frame);
+      multi.zadd(keys.writesIndex, 0, field);
+    }
+    await this.refreshTtl(multi, threadId, checkpointNs);
+    await execAtomically(multi);
+    await this.client.sadd(this.keys.threads, encodeId(threadId));
+  }
+
+  override async deleteThread(threadId: string): Promise<void> {
+    const namespacesKey = this.keys.namespaces(threadId);
+    const namespaces = new Set([...(await this.client.smembers(namespacesKey)).map(decodeId), ""]);
+    const multi = this.client.multi();
+    for (const ns of namespaces) multi.del(...Object.values(this.keys.namespace(threadId, ns)));
+    multi.del(namespacesKey);
+    await execAtomically(multi);
+    await this.client.srem(this.keys.threads, encodeId(threadId));
+  }
+
+  /** Checkpoint ids of a namespace, newest first, read from the index a page at a time. */
+  private async *checkpointIds(keys: NamespaceKeys, only: string | undefined, before: string | undefined): AsyncGenerator<string> {
+    if (only) {
+      if (!before || only < before) yield only;
+      return;
+    }
+    let max = before ? `(${encodeId(before)}` : "+";
+    for (;;) {
+      const page = await this.client.zrevrangebylex(keys.checkpoints, max, "-", "LIMIT", 0, LIST_PAGE);
+      for (const id of page) yield decodeId(id);
+      if (page.length < LIST_PAGE) return;
+      max = `(${page[page.length - 1]}`;
+    }
+  }
+
+  private async loadTuple(
+    threadId: string,
+    checkpointNs: string,
+    checkpointId: string,
+    keys: NamespaceKeys,
+    stored: Buffer,
+    filter?: Record<string, unknown>,
+  ): Promise<CheckpointTuple | undefined> {
+    const { header, parts } = decodeFrame<CheckpointHeader>(stored);
+    const metadata = (await this.serde.loadsTyped(header.metadataType, parts[1]!)) as CheckpointMetadata;
+    if (filter && !Object.entries(filter).every(([key, value]) => (metadata as Record<string, unknown>)[key] === value)) {
+      return undefined;
+    }
+    const checkpoint = (await this.serde.loadsTyped(header.checkpointType, parts[0]!)) as Checkpoint;
+    const versions = Object.entries(checkpoint.channel_versions ?? {});
+    const [blobs, pendingWrites] = await Promise.all([
+      versions.length > 0 ? this.client.hmgetBuffer(keys.blobs, ...versions.map(([ch, v]) => blobField(ch, v))) : Promise.resolve([]),
+      this.readWrites(keys, checkpointId),
+    ]);
+    const channelValues: Record<string, unknown> = {};
+    await Promise.all(
+      blobs.map(async (blob, i) => {
+        if (!blob) return;
+        const { header: blobHeader, parts: [bytes] } = decodeFrame<BlobHeader>(blob);
+        if (blobHeader.type !== "empty") channelValues[versions[i]![0]] = await this.serde.loadsTyped(blobHeader.type, bytes!);
+      }),
+    );
+    checkpoint.channel_values = channelValues;
+    if (checkpoint.v < 4 && header.parent) await this.migratePendingSends(checkpoint, keys, header.parent);
+    const config = { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpointId } };
+    return {
+      config,
+      checkpoint,
+      metadata,
+      pendingWrites,
+      ...(header.parent ? { parentConfig: { configurable: { ...config.configurable, checkpoint_id: header.parent } } } : {}),
+    };
+  }
+
+  /** The pending writes of a checkpoint, in `writesSortKey` order: the order live execution applies them in. */
+  private async readWrites(keys: NamespaceKeys, checkpointId: string): Promise<CheckpointPendingWrite[]> {
+    const fields = await this.client.zrangebylex(keys.writesIndex, ...writeFieldRange(checkpointId));
+    if (fields.length === 0) return [];
+    const frames = (await this.client.hmgetBuffer(keys.writes, ...fields))
+      .filter((w): w is Buffer => w !== null)
+      .map((w) => decodeFrame<WriteHeader>(w));
+    frames.sort((a, b) =>
+      compareWritesSortKeys(writesSortKey(a.header.taskPath, a.header.taskId, a.header.idx), writesSortKey(b.header.taskPath, b.header.taskId, b.header.idx)),
+    );
+    return Promise.all(
+      frames.map(async ({ header, parts }) => [header.taskId, header.channel, await this.serde.loadsTyped(header.type, parts[0]!)] as CheckpointPendingWrite),
+    );
+  }
+
+  /**
+   * Checkpoints before format v4 kept pending `Send` packets as writes on their
+   * parent; newer LangGraph expects them in `__pregel_tasks`, as every saver migrates them.
+   */
+  private async migratePendingSends(checkpoint: Checkpoint, keys: NamespaceKeys, parentId: string): Promise<void> {
+    const sends = (await this.readWrites(keys, parentId)).filter(([, channel]) => channel === TASKS).map(([, , value]) => value);
+    checkpoint.channel_values[TASKS] = sends;
+    const versions = Object.values(checkpoint.channel_versions);
+    checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
+  }
+
+  /** Adds to `multi` an EXPIRE of every key of the thread, when a TTL is set. */
+  private async refreshTtl(multi: ChainableCommander, threadId: string, checkpointNs: string): Promise<void> {
+    if (this.ttlSeconds === undefined) return;
+    const namespacesKey = this.keys.namespaces(threadId);
+    const namespaces = new Set([...(await this.client.smembers(namespacesKey)).map(decodeId), checkpointNs]);
+    for (const ns of namespaces) for (const key of Object.values(this.keys.namespace(threadId, ns))) multi.expire(key, this.ttlSeconds);
+    multi.expire(namespacesKey, this.ttlSeconds);
+  }
+}
