@@ -100,6 +100,13 @@ export class IORedisSaver extends BaseCheckpointSaver {
 
   constructor(connection: IORedisConnection, options: IORedisSaverOptions = {}) {
     super(options.serde);
+    // Validate before connecting, so bad options never leave a connection open.
+    const { ttlSeconds } = options;
+    if (ttlSeconds !== undefined && !(Number.isInteger(ttlSeconds) && ttlSeconds > 0)) {
+      throw new TypeError(`ttlSeconds must be a positive whole number of seconds, got ${String(ttlSeconds)}.`);
+    }
+    this.ttlSeconds = ttlSeconds;
+    this.keys = new KeyLayout(options.keyPrefix ?? "langgraph");
     if (typeof connection === "string") {
       this.client = new Redis(connection);
       this.ownsClient = true;
@@ -109,12 +116,6 @@ export class IORedisSaver extends BaseCheckpointSaver {
     } else {
       throw new TypeError("IORedisSaver needs an ioredis Redis or Cluster instance, or a redis:// URL.");
     }
-    const { ttlSeconds } = options;
-    if (ttlSeconds !== undefined && !(Number.isInteger(ttlSeconds) && ttlSeconds > 0)) {
-      throw new TypeError(`ttlSeconds must be a positive whole number of seconds, got ${String(ttlSeconds)}.`);
-    }
-    this.ttlSeconds = ttlSeconds;
-    this.keys = new KeyLayout(options.keyPrefix ?? "langgraph");
   }
 
   /** Closes the connection if the saver opened it from a URL; a client you passed in stays yours to close. */
