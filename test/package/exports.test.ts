@@ -13,7 +13,7 @@ describe("package entry points", () => {
   }, 120_000);
 
   it("ships type declarations for both formats", () => {
-    for (const file of ["dist/esm/index.d.ts", "dist/cjs/index.d.ts"]) expect(existsSync(`${root}/${file}`)).toBe(true);
+    for (const file of ["dist/esm/index.d.ts", "dist/cjs/index.d.ts", "dist/esm/redis/index.d.ts", "dist/cjs/redis/index.d.ts"]) expect(existsSync(`${root}/${file}`)).toBe(true);
   });
 
   it("loads with require() and wraps the app's CommonJS MemorySaver", () => {
@@ -36,5 +36,13 @@ describe("package entry points", () => {
        console.log(new SanitizingCheckpointer(new MemorySaver()).inner.constructor.name, Object.keys(PATTERNS).join(""));`,
     ]);
     expect(out).toBe("MemorySaver ABB2B3CDEFHN");
+  });
+
+  it("exposes IORedisSaver from the ./redis subpath in both formats, and keeps ioredis out of the main entry", () => {
+    const cjs = run(["-e", `console.log(typeof require("langgraph-checkpoint-sanitizer/redis").IORedisSaver)`]);
+    const esm = run(["--input-type=module", "-e", `import { IORedisSaver } from "langgraph-checkpoint-sanitizer/redis"; console.log(typeof IORedisSaver)`]);
+    expect([cjs, esm]).toEqual(["function", "function"]);
+    const main = run(["-e", `require("langgraph-checkpoint-sanitizer"); console.log(Object.keys(require.cache).some((f) => f.includes("/ioredis/")))`]);
+    expect(main).toBe("false");
   });
 });
