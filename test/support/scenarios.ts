@@ -8,9 +8,13 @@ import type { ProviderProfile } from "./provider-rules.js";
 import { hangUntilAborted, reactGraph } from "./react-graph.js";
 import { StrictChatModel } from "./strict-chat-model.js";
 
-/** Where the first turn is cancelled. */
-export type StopPoint = "during-llm" | "during-tools" | "after-one-of-two-parallel-tools";
-export const STOP_POINTS: readonly StopPoint[] = ["during-llm", "during-tools", "after-one-of-two-parallel-tools"];
+/**
+ * Where the first turn is cancelled: before the LLM's first token, mid-stream,
+ * while a tool runs, after one of two parallel tools finished, and after all
+ * tools finished while the next LLM call starts.
+ */
+export type StopPoint = "before-llm" | "during-llm" | "during-tools" | "after-one-of-two-parallel-tools" | "after-tools";
+export const STOP_POINTS: readonly StopPoint[] = ["before-llm", "during-llm", "during-tools", "after-one-of-two-parallel-tools", "after-tools"];
 
 export const FIRST_QUESTION = "What is the weather in Paris and Seoul?";
 export const LOOKUP_RESULT = "Seoul: 12°C, clear";
@@ -48,7 +52,9 @@ export function agentModel(profile: ProviderProfile, onToken?: (index: number, c
 export async function cancelFirstTurn(checkpointer: BaseCheckpointSaver, stop: StopPoint, thread: string, mount: Mount = "root"): Promise<unknown> {
   const controller = new AbortController();
   const model = agentModel("openai", (index, call) => {
+    if (stop === "before-llm" && call === 0 && index === 0) controller.abort();
     if (stop === "during-llm" && call === 0 && index === 1) controller.abort();
+    if (stop === "after-tools" && call === 1 && index === 0) controller.abort();
   });
   let lookupDone: () => void = () => {};
   const lookupFinished = new Promise<void>((resolve) => (lookupDone = resolve));
@@ -57,6 +63,7 @@ export async function cancelFirstTurn(checkpointer: BaseCheckpointSaver, stop: S
     fanOut: stop === "after-one-of-two-parallel-tools" ? "send" : "node",
     tools: {
       search: async (_args, config) => {
+        if (stop !== "during-tools" && stop !== "after-one-of-two-parallel-tools") return "Paris: 15°C";
         if (stop === "after-one-of-two-parallel-tools") await lookupFinished;
         controller.abort();
         return hangUntilAborted(config.signal);

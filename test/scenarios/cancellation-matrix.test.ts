@@ -1,4 +1,5 @@
-// A turn cancelled midway, then a new user message: wedged on the raw saver, working through the sanitizer.
+// Source 000/001: a ReAct turn cancelled at every point where a run can stop, then a new user message.
+// On the raw saver the fixture must reproduce the failure; through the sanitizer every provider accepts.
 import type { BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
@@ -9,9 +10,17 @@ import { ProviderRejection } from "../support/strict-chat-model.js";
 
 /** Which providers reject the raw history at each stop point (the fixture must really reproduce the failure). */
 const RAW_REJECTED_BY: Record<StopPoint, ProviderProfile[]> = {
+  "before-llm": ["bedrock", "gemini"],
   "during-llm": ["bedrock", "gemini"],
   "during-tools": ["anthropic", "openai", "bedrock", "gemini", "mistral"],
   "after-one-of-two-parallel-tools": ["anthropic", "openai", "bedrock", "gemini", "mistral"],
+  "after-tools": ["bedrock", "mistral"],
+};
+
+/** Source 000's two tiers: the chat tier keys threads by chat session, the A2A tier by A2A context. */
+const THREAD_SCHEMES = {
+  "chat session id": (n: string) => `chat-session:01J9Z3${n}`,
+  "A2A context id": (n: string) => `a2a-ctx-7f3e9c2a-${n}`,
 };
 
 for (const factory of saverFactories) {
@@ -19,23 +28,26 @@ for (const factory of saverFactories) {
     const open = saverPerTest(factory);
 
     describe.each(STOP_POINTS)("cancelled %s", (stop) => {
-      it("wedges the thread on the raw saver for the providers that reject its shape", async () => {
-        const raw = await open();
-        expect(await cancelFirstTurn(raw, stop, "chat-session-1")).toMatchObject({ name: "AbortError" });
-        for (const profile of PROVIDER_PROFILES) {
-          const outcome = nextTurn(raw, profile, "chat-session-1");
-          if (RAW_REJECTED_BY[stop].includes(profile)) await expect(outcome).rejects.toBeInstanceOf(ProviderRejection);
-          else await expect(outcome).resolves.toBeDefined();
-        }
-      });
+      describe.each(Object.entries(THREAD_SCHEMES))("thread keyed by %s", (_, threadId) => {
+        it("wedges the thread on the raw saver for exactly the providers that reject its shape", async () => {
+          const raw = await open();
+          for (const profile of PROVIDER_PROFILES) {
+            // Each provider gets its own freshly broken thread, so one's next turn cannot mend another's.
+            expect(await cancelFirstTurn(raw, stop, threadId(profile))).toMatchObject({ name: "AbortError" });
+            const outcome = nextTurn(raw, profile, threadId(profile));
+            if (RAW_REJECTED_BY[stop].includes(profile)) await expect(outcome).rejects.toBeInstanceOf(ProviderRejection);
+            else await expect(outcome).resolves.toBeDefined();
+          }
+        });
 
-      it.each(PROVIDER_PROFILES)("continues through the sanitizer with a %s model", async (profile) => {
-        const sanitized = new SanitizingCheckpointer(await open());
-        await cancelFirstTurn(sanitized, stop, "a2a-context-7f3e");
-        const { messages, model } = await nextTurn(sanitized, profile, "a2a-context-7f3e");
-        expect(model.rejections).toEqual([]);
-        expect(messages.at(-1)).toMatchObject({ type: "ai", content: "Happy to help with that." });
-        expect(rejectingProviders(messages)).toEqual({});
+        it.each(PROVIDER_PROFILES)("continues through the sanitizer with a %s model", async (profile) => {
+          const sanitized = new SanitizingCheckpointer(await open());
+          await cancelFirstTurn(sanitized, stop, threadId(profile));
+          const { messages, model } = await nextTurn(sanitized, profile, threadId(profile));
+          expect(model.rejections).toEqual([]);
+          expect(messages.at(-1)).toMatchObject({ type: "ai", content: "Happy to help with that." });
+          expect(rejectingProviders(messages)).toEqual({});
+        });
       });
     });
 

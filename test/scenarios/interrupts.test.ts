@@ -1,0 +1,135 @@
+// Source 002 (the interrupt guide), each example rebuilt in TypeScript: results and final state through
+// the sanitizer equal the raw saver's.
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { Annotation, Command, END, MessagesAnnotation, START, StateGraph, interrupt, type BaseCheckpointSaver } from "@langchain/langgraph";
+import { describe, expect, it } from "vitest";
+import { comparable, rawAndSanitized } from "../support/compare.js";
+import { rejectingProviders } from "../support/provider-rules.js";
+import { saverFactories, saverPerTest } from "../support/savers.js";
+
+type Step = Record<string, unknown> & { __interrupt__?: { id: string; value: unknown }[] };
+
+/** A model-free agent turn: the AI asks to send an email; the tool asks a human first. */
+function emailAgent(checkpointer: BaseCheckpointSaver) {
+  return new StateGraph(MessagesAnnotation)
+    .addNode("agent", (state) =>
+      state.messages.at(-1)?.type === "tool"
+        ? { messages: [new AIMessage(`Done: ${state.messages.at(-1)!.content}`)] }
+        : { messages: [new AIMessage({ content: "", tool_calls: [{ id: "email_1", name: "send_email", args: { to: "bob@example.com", subject: "Hi", body: "Lunch?" } }] })] },
+    )
+    .addNode("tools", (state) => {
+      const call = (state.messages.at(-1) as AIMessage).tool_calls![0]!;
+      const args = call.args as { to: string; subject: string; body: string };
+      const response = interrupt({ action: "send_email", ...args, message: "Approve sending this email?" }) as { action: string; to?: string };
+      const content = response.action === "approve" ? `Email sent to ${response.to ?? args.to}` : "Email cancelled by user";
+      return { messages: [new ToolMessage({ content, tool_call_id: call.id!, name: call.name })] };
+    })
+    .addEdge(START, "agent")
+    .addConditionalEdges("agent", (s) => ((s.messages.at(-1) as AIMessage).tool_calls?.length ? "tools" : END), ["tools", END])
+    .addEdge("tools", "agent")
+    .compile({ checkpointer });
+}
+
+for (const factory of saverFactories) {
+  describe(`interrupt guide on ${factory.name}`, () => {
+    const open = saverPerTest(factory);
+
+    it("review and edit: pauses with the draft, resumes with the edited text", async () => {
+      const State = Annotation.Root({ generatedText: Annotation<string> });
+      const run = async (checkpointer: BaseCheckpointSaver) => {
+        const graph = new StateGraph(State)
+          .addNode("review", (state) => ({ generatedText: interrupt({ instruction: "Review and edit this content", content: state.generatedText }) as string }))
+          .addEdge(START, "review")
+          .addEdge("review", END)
+          .compile({ checkpointer });
+        const config = { configurable: { thread_id: "review-42" } };
+        const initial = (await graph.invoke({ generatedText: "Initial draft" }, config)) as Step;
+        const final = await graph.invoke(new Command({ resume: "Improved draft after review" }), config);
+        return { initial, final };
+      };
+      const { raw, sanitized } = await rawAndSanitized(open, run);
+      expect(comparable(sanitized)).toEqual(comparable(raw));
+      expect(sanitized.initial.__interrupt__!.map((i) => i.value)).toEqual([{ instruction: "Review and edit this content", content: "Initial draft" }]);
+      expect(sanitized.final).toEqual({ generatedText: "Improved draft after review" });
+    });
+
+    it.each([
+      ["approve", { action: "approve" }, "Email sent to bob@example.com"],
+      ["approve with edited arguments", { action: "approve", to: "alice@example.com" }, "Email sent to alice@example.com"],
+      ["reject", { action: "reject" }, "Email cancelled by user"],
+    ])("a tool that asks for approval: %s", async (_, answer, toolResult) => {
+      const run = async (checkpointer: BaseCheckpointSaver) => {
+        const graph = emailAgent(checkpointer);
+        const config = { configurable: { thread_id: "email" } };
+        const paused = (await graph.invoke({ messages: [new HumanMessage("Email Bob about lunch")] }, config)) as Step;
+        const pausedState = await graph.getState(config);
+        const final = await graph.invoke(new Command({ resume: answer }), config);
+        return { paused: paused.__interrupt__!.map((i) => i.value), pausedMessages: pausedState.values.messages, final };
+      };
+      const { raw, sanitized } = await rawAndSanitized(open, run);
+      expect(comparable(sanitized)).toEqual(comparable(raw));
+      // The paused state keeps the unanswered call: no placeholder while the approval is pending.
+      expect((sanitized.pausedMessages as BaseMessage[]).map((m) => m.type)).toEqual(["human", "ai"]);
+      const messages = sanitized.final.messages as BaseMessage[];
+      expect(messages.filter((m) => m.type === "tool").map((m) => m.content)).toEqual([toolResult]);
+      expect(rejectingProviders(messages)).toEqual({});
+    });
+
+    it("a validation loop: several interrupt() calls in one node until the answer is valid", async () => {
+      const State = Annotation.Root({ age: Annotation<number> });
+      const run = async (checkpointer: BaseCheckpointSaver) => {
+        const graph = new StateGraph(State)
+          .addNode("collectAge", () => {
+            let prompt = "What is your age?";
+            for (;;) {
+              const answer = interrupt(prompt);
+              if (typeof answer === "number" && answer > 0) return { age: answer };
+              prompt = `'${String(answer)}' is not a valid age. Please enter a positive number.`;
+            }
+          })
+          .addEdge(START, "collectAge")
+          .addEdge("collectAge", END)
+          .compile({ checkpointer });
+        const config = { configurable: { thread_id: "form-1" } };
+        const prompts: unknown[] = [];
+        let result = (await graph.invoke({ age: 0 }, config)) as Step;
+        for (const answer of ["thirty", -5, 30]) {
+          prompts.push(result.__interrupt__?.[0]?.value);
+          result = (await graph.invoke(new Command({ resume: answer }), config)) as Step;
+        }
+        return { prompts, result };
+      };
+      const { raw, sanitized } = await rawAndSanitized(open, run);
+      expect(comparable(sanitized)).toEqual(comparable(raw));
+      expect(sanitized.prompts).toEqual([
+        "What is your age?",
+        "'thirty' is not a valid age. Please enter a positive number.",
+        "'-5' is not a valid age. Please enter a positive number.",
+      ]);
+      expect(sanitized.result).toEqual({ age: 30 });
+    });
+
+    it("parallel interrupts, resumed together by interrupt id", async () => {
+      const State = Annotation.Root({ answers: Annotation<string[]>({ reducer: (a, b) => [...a, ...b].sort(), default: () => [] }) });
+      const run = async (checkpointer: BaseCheckpointSaver) => {
+        const graph = new StateGraph(State)
+          .addNode("askLegal", () => ({ answers: [`legal: ${interrupt("Legal review?") as string}`] }))
+          .addNode("askFinance", () => ({ answers: [`finance: ${interrupt("Finance review?") as string}`] }))
+          .addEdge(START, "askLegal")
+          .addEdge(START, "askFinance")
+          .addEdge("askLegal", END)
+          .addEdge("askFinance", END)
+          .compile({ checkpointer });
+        const config = { configurable: { thread_id: "parallel" } };
+        const paused = (await graph.invoke({ answers: [] }, config)) as Step;
+        const resume = Object.fromEntries(paused.__interrupt__!.map((i) => [i.id, i.value === "Legal review?" ? "ok" : "approved"]));
+        const final = await graph.invoke(new Command({ resume }), config);
+        return { asked: paused.__interrupt__!.map((i) => i.value).sort(), final };
+      };
+      const { raw, sanitized } = await rawAndSanitized(open, run);
+      expect(comparable(sanitized)).toEqual(comparable(raw));
+      expect(sanitized.asked).toEqual(["Finance review?", "Legal review?"]);
+      expect(sanitized.final).toEqual({ answers: ["finance: approved", "legal: ok"] });
+    });
+  });
+}
