@@ -33,7 +33,11 @@ const lastCalls = (messages: BaseMessage[]): ToolCall[] => {
 /** Builds the graph; compile it with the checkpointer under test. */
 export function reactGraph({ model, tools, fanOut = "node" }: ReactGraphOptions) {
   const builder = new StateGraph(MessagesAnnotation)
-    .addNode("agent", async (state, config) => ({ messages: [await model.invoke(state.messages, config)] }))
+    .addNode("agent", async (state, config) => {
+      // A custom stream event, as apps emit progress (streamMode "custom").
+      config.writer?.({ node: "agent", status: "thinking", history: state.messages.length });
+      return { messages: [await model.invoke(state.messages, config)] };
+    })
     .addNode("tools", async (state: typeof MessagesAnnotation.State, config) => ({
       messages: await Promise.all(lastCalls(state.messages).map((call) => runTool(tools, call, config))),
     }))
