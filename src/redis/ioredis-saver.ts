@@ -123,6 +123,17 @@ export class IORedisSaver extends BaseCheckpointSaver {
     if (this.ownsClient) await this.client.quit();
   }
 
+  /**
+   * Channel versions are the next whole number plus a random fraction, as the
+   * Python savers do with their string versions. Values are stored per
+   * (channel, version), and a fork from an earlier checkpoint counts up from
+   * the same number the original timeline did: plain integers would make the
+   * fork's value overwrite the original's.
+   */
+  override getNextVersion(current: number | undefined): number {
+    return Math.floor(Number(current ?? 0)) + 1 + Math.random();
+  }
+
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const threadId: string | undefined = config.configurable?.thread_id;
     if (threadId === undefined) return undefined;

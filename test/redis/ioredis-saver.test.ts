@@ -1,5 +1,5 @@
 // IORedisSaver on its own: conformance on a server and on a real cluster, key layout, TTL, faults.
-import { HumanMessage } from "@langchain/core/messages";
+import { HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { JsonPlusSerializer, emptyCheckpoint, uuid6, type Checkpoint } from "@langchain/langgraph-checkpoint";
 import { validate } from "@langchain/langgraph-checkpoint-validation";
 import { Cluster, Redis } from "ioredis";
@@ -88,6 +88,25 @@ describe.runIf(available)("IORedisSaver", () => {
     expect(stats).toMatch(/cmdstat_multi/);
     expect(stats).not.toMatch(/cmdstat_(keys|scan|hscan|sscan|zscan):/);
     await admin.quit();
+    await (saver.client as Redis).quit();
+  });
+
+  it("keeps the original timeline intact when a fork from an earlier checkpoint writes new values", async () => {
+    const saver = new IORedisSaver(new Redis(server.url), { keyPrefix: nextPrefix() });
+    const graph = reactGraph({ model: agentModel("anthropic"), tools: { search: () => "Paris: 15°C", lookup: () => "Seoul: 12°C" } }).compile(saver);
+    const config = { configurable: { thread_id: "fork" } };
+    await graph.invoke({ messages: [new HumanMessage("What is the weather in Paris and Seoul?")] }, config);
+    const history = [];
+    for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot);
+    const before = history.find((s) => s.next.includes("tools"))!;
+    const after = history.find((s) => s.next.includes("agent") && s.values.messages.length === 4)!;
+    const calls = before.values.messages.at(-1).tool_calls as { id: string; name: string }[];
+    const fork = await graph.updateState(before.config, { messages: calls.map((c) => new ToolMessage({ content: "edited", tool_call_id: c.id, name: c.name })) }, "tools");
+
+    const forked = await graph.getState(fork);
+    const original = await graph.getState(after.config);
+    expect(forked.values.messages.slice(2).map((m: ToolMessage) => m.content)).toEqual(["edited", "edited"]);
+    expect(original.values.messages.slice(2).map((m: ToolMessage) => m.content)).toEqual(["Paris: 15°C", "Seoul: 12°C"]);
     await (saver.client as Redis).quit();
   });
 

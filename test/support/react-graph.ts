@@ -2,11 +2,13 @@
  * A ReAct agent as apps build it: an LLM node, tools, and a loop back. Tools
  * run either in one task (like ToolNode) or one task per call through `Send`
  * (parallel tasks, which is what strands finished results in pendingWrites).
+ * The message channel's name is configurable, and the nodes are exposed so
+ * tests can compose them into graphs of their own (adapters, input/output schemas).
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { END, MessagesAnnotation, START, Send, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
+import { Annotation, END, START, Send, StateGraph, messagesStateReducer, type BaseCheckpointSaver, type Messages } from "@langchain/langgraph";
 
 export type ToolFn = (args: Record<string, unknown>, config: RunnableConfig) => Promise<string> | string;
 
@@ -15,9 +17,18 @@ export interface ReactGraphOptions {
   tools: Record<string, ToolFn>;
   /** `"node"`: all calls in one task; `"send"`: one task per call. Default `"node"`. */
   fanOut?: "node" | "send";
+  /** The state channel holding the conversation. Default `"messages"`. */
+  channel?: string;
 }
 
 type ToolCall = NonNullable<AIMessage["tool_calls"]>[number];
+/** Any state that holds the conversation under the agent's channel (other keys are the graph's own). */
+type State = Record<string, unknown>;
+
+/** A state channel of messages under `name`, with the `messages` reducer. */
+export const messagesChannel = (name: string) => ({
+  [name]: Annotation<BaseMessage[], Messages>({ reducer: messagesStateReducer, default: () => [] }),
+});
 
 async function runTool(tools: Record<string, ToolFn>, call: ToolCall, config: RunnableConfig): Promise<ToolMessage> {
   const fn = tools[call.name];
@@ -30,28 +41,39 @@ const lastCalls = (messages: BaseMessage[]): ToolCall[] => {
   return last?.type === "ai" ? ((last as AIMessage).tool_calls ?? []) : [];
 };
 
-/** Builds the graph; compile it with the checkpointer under test. */
-export function reactGraph({ model, tools, fanOut = "node" }: ReactGraphOptions) {
-  const builder = new StateGraph(MessagesAnnotation)
-    .addNode("agent", async (state, config) => {
+/** The agent's nodes and router, over the channel `channel`. */
+export function reactNodes({ model, tools, fanOut = "node", channel = "messages" }: ReactGraphOptions) {
+  return {
+    agent: async (state: State, config: RunnableConfig & { writer?: (chunk: unknown) => void }) => {
       // A custom stream event, as apps emit progress (streamMode "custom").
-      config.writer?.({ node: "agent", status: "thinking", history: state.messages.length });
-      return { messages: [await model.invoke(state.messages, config)] };
-    })
-    .addNode("tools", async (state: typeof MessagesAnnotation.State, config) => ({
-      messages: await Promise.all(lastCalls(state.messages).map((call) => runTool(tools, call, config))),
-    }))
-    .addNode("tool", async (input: { call: ToolCall }, config) => ({ messages: [await runTool(tools, input.call, config)] }))
+      const messages = state[channel] as BaseMessage[];
+      config.writer?.({ node: "agent", status: "thinking", history: messages.length });
+      return { [channel]: [await model.invoke(messages, config)] };
+    },
+    tools: async (state: State, config: RunnableConfig) => ({
+      [channel]: await Promise.all(lastCalls(state[channel] as BaseMessage[]).map((call) => runTool(tools, call, config))),
+    }),
+    tool: async (input: { call: ToolCall }, config: RunnableConfig) => ({ [channel]: [await runTool(tools, input.call, config)] }),
+    route: (state: State) => {
+      const calls = lastCalls(state[channel] as BaseMessage[]);
+      if (calls.length === 0) return END;
+      return fanOut === "send" ? calls.map((call) => new Send("tool", { call })) : "tools";
+    },
+  };
+}
+
+/** Builds the agent graph; compile it with the checkpointer under test. */
+export function reactGraph(options: ReactGraphOptions) {
+  const nodes = reactNodes(options);
+  // The channel name is chosen at run time, so the builder is typed loosely.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const builder: StateGraph<any, any, any, any> = new StateGraph(Annotation.Root(messagesChannel(options.channel ?? "messages")));
+  builder
+    .addNode("agent", nodes.agent)
+    .addNode("tools", nodes.tools)
+    .addNode("tool", nodes.tool)
     .addEdge(START, "agent")
-    .addConditionalEdges(
-      "agent",
-      (state) => {
-        const calls = lastCalls(state.messages);
-        if (calls.length === 0) return END;
-        return fanOut === "send" ? calls.map((call) => new Send("tool", { call })) : "tools";
-      },
-      ["tools", "tool", END],
-    )
+    .addConditionalEdges("agent", nodes.route, ["tools", "tool", END])
     .addEdge("tools", "agent")
     .addEdge("tool", "agent");
   return {
