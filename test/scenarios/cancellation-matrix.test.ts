@@ -12,6 +12,9 @@ import { ProviderRejection } from "../support/strict-chat-model.js";
 const RAW_REJECTED_BY: Record<StopPoint, ProviderProfile[]> = {
   "before-llm": ["bedrock", "gemini"],
   "during-llm": ["bedrock", "gemini"],
+  // An abort after the LLM returned but before its superstep committed discards the reply: the thread
+  // ends in the user message, as when cancelled mid-stream.
+  "after-llm": ["bedrock", "gemini"],
   "during-tools": ["anthropic", "openai", "bedrock", "gemini", "mistral"],
   "after-one-of-two-parallel-tools": ["anthropic", "openai", "bedrock", "gemini", "mistral"],
   "after-tools": ["bedrock", "mistral"],

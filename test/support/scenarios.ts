@@ -10,11 +10,11 @@ import { StrictChatModel } from "./strict-chat-model.js";
 
 /**
  * Where the first turn is cancelled: before the LLM's first token, mid-stream,
- * while a tool runs, after one of two parallel tools finished, and after all
+ * right after the LLM's reply (before any tool starts), while a tool runs, after one of two parallel tools finished, and after all
  * tools finished while the next LLM call starts.
  */
-export type StopPoint = "before-llm" | "during-llm" | "during-tools" | "after-one-of-two-parallel-tools" | "after-tools";
-export const STOP_POINTS: readonly StopPoint[] = ["before-llm", "during-llm", "during-tools", "after-one-of-two-parallel-tools", "after-tools"];
+export type StopPoint = "before-llm" | "during-llm" | "after-llm" | "during-tools" | "after-one-of-two-parallel-tools" | "after-tools";
+export const STOP_POINTS: readonly StopPoint[] = ["before-llm", "during-llm", "after-llm", "during-tools", "after-one-of-two-parallel-tools", "after-tools"];
 
 export const FIRST_QUESTION = "What is the weather in Paris and Seoul?";
 export const LOOKUP_RESULT = "Seoul: 12°C, clear";
@@ -34,10 +34,11 @@ function mountAgent(builder: ReturnType<typeof reactGraph>["builder"], checkpoin
 }
 
 /** A model that calls two tools for the first question and answers plainly otherwise. */
-export function agentModel(profile: ProviderProfile, onToken?: (index: number, call: number) => void) {
+export function agentModel(profile: ProviderProfile, onToken?: (index: number, call: number) => void, onReply?: (call: number) => void) {
   return new StrictChatModel({
     profile,
     onToken,
+    onReply,
     script: (messages: BaseMessage[]) => {
       const last = messages.at(-1)!;
       if (last.type === "human" && last.content === FIRST_QUESTION) {
@@ -55,6 +56,8 @@ export async function cancelFirstTurn(checkpointer: BaseCheckpointSaver, stop: S
     if (stop === "before-llm" && call === 0 && index === 0) controller.abort();
     if (stop === "during-llm" && call === 0 && index === 1) controller.abort();
     if (stop === "after-tools" && call === 1 && index === 0) controller.abort();
+  }, (call) => {
+    if (stop === "after-llm" && call === 0) controller.abort();
   });
   let lookupDone: () => void = () => {};
   const lookupFinished = new Promise<void>((resolve) => (lookupDone = resolve));
@@ -63,6 +66,7 @@ export async function cancelFirstTurn(checkpointer: BaseCheckpointSaver, stop: S
     fanOut: stop === "after-one-of-two-parallel-tools" ? "send" : "node",
     tools: {
       search: async (_args, config) => {
+        if (stop === "after-llm") throw new Error("no tool may start after the run was cancelled");
         if (stop !== "during-tools" && stop !== "after-one-of-two-parallel-tools") return "Paris: 15°C";
         if (stop === "after-one-of-two-parallel-tools") await lookupFinished;
         controller.abort();

@@ -33,6 +33,8 @@ export interface StrictChatModelOptions {
   script: (messages: BaseMessage[], call: number) => ScriptedReply;
   /** Called before each streamed token (index from 0): a test aborts here to cancel mid-stream. */
   onToken?: (index: number, call: number) => void;
+  /** Called once a reply is complete (call index from 0): a test aborts here to cancel right after the LLM. */
+  onReply?: (call: number) => void;
   /** Delay between tokens, in ms. Default 1. */
   tokenDelayMs?: number;
 }
@@ -84,6 +86,7 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
       this.opts.onToken?.(i, call);
       await sleep(this.opts.tokenDelayMs ?? 1, options.signal);
     }
+    this.opts.onReply?.(call);
     const message = new AIMessage({
       content: tokens.join(""),
       tool_calls: toolCalls.map((tc) => ({ id: tc.id, name: tc.name, args: tc.args ?? {}, type: "tool_call" as const })),
@@ -105,6 +108,7 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
       await runManager?.handleLLMNewToken(tokens[i]!, undefined, undefined, undefined, undefined, { chunk });
       yield chunk;
     }
+    this.opts.onReply?.(call);
     if (toolCalls.length > 0) {
       yield new ChatGenerationChunk({
         text: "",
