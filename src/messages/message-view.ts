@@ -18,15 +18,24 @@ export interface ToolCallRef {
   invalid: boolean;
 }
 
-const ROLE_BY_TYPE: Readonly<Record<string, MessageRole>> = {
-  human: "human",
-  user: "human",
-  ai: "ai",
-  assistant: "ai",
-  tool: "tool",
-  system: "system",
-  developer: "system",
-};
+/** A role name (LangChain `type` or OpenAI-style `role`) as a role. A switch: this runs for every message of every read. */
+function roleNamed(name: string): MessageRole {
+  switch (name) {
+    case "human":
+    case "user":
+      return "human";
+    case "ai":
+    case "assistant":
+      return "ai";
+    case "tool":
+      return "tool";
+    case "system":
+    case "developer":
+      return "system";
+    default:
+      return "other";
+  }
+}
 
 type Loose = Record<string, unknown>;
 
@@ -52,9 +61,9 @@ export function isMessageList(value: unknown): value is readonly unknown[] {
 export function roleOf(message: unknown): MessageRole {
   const m = message as Loose;
   const type = m.type;
-  if (typeof type === "string" && type !== "generic") return ROLE_BY_TYPE[type] ?? "other";
+  if (typeof type === "string" && type !== "generic") return roleNamed(type);
   const role = m.role;
-  return typeof role === "string" ? (ROLE_BY_TYPE[role] ?? "other") : "other";
+  return typeof role === "string" ? roleNamed(role) : "other";
 }
 
 /** The message's `id`, when it is a non-empty string. */
@@ -107,6 +116,20 @@ export function hasToolCalls(message: unknown): boolean {
   return toolCallsOf(message).length > 0;
 }
 
+/** The characters `String.prototype.trim` removes. */
+function isWhitespace(code: number): boolean {
+  return (
+    (code >= 9 && code <= 13) || code === 32 || code === 160 || code === 5760 || (code >= 8192 && code <= 8202) ||
+    code === 8232 || code === 8233 || code === 8239 || code === 8287 || code === 12288 || code === 65279
+  );
+}
+
+/** `text.trim() === ""` without allocating: stops at the first visible character. */
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (!isWhitespace(text.charCodeAt(i))) return false;
+  return true;
+}
+
 /**
  * Whether a message has no content a provider would accept: empty or
  * whitespace-only text, `null`, or an array of only empty text blocks.
@@ -114,16 +137,16 @@ export function hasToolCalls(message: unknown): boolean {
 export function hasEmptyContent(message: unknown): boolean {
   const content = (message as Loose).content;
   if (content === null || content === undefined) return true;
-  if (typeof content === "string") return content.trim() === "";
+  if (typeof content === "string") return isBlank(content);
   if (!Array.isArray(content)) return false;
   for (const block of content) {
     if (typeof block === "string") {
-      if (block.trim() !== "") return false;
+      if (!isBlank(block)) return false;
       continue;
     }
     if (typeof block !== "object" || block === null) continue;
     const b = block as Loose;
-    if (b.type !== "text" || (typeof b.text === "string" && b.text.trim() !== "")) return false;
+    if (b.type !== "text" || (typeof b.text === "string" && !isBlank(b.text))) return false;
   }
   return true;
 }

@@ -17,41 +17,63 @@ export function isEmptyReply(message: unknown, calls: readonly ToolCallRef[]): b
   return calls.length === 0 && hasEmptyContent(message);
 }
 
+type CallList = readonly { id?: unknown }[];
+const NO_CALLS: CallList = [];
+
+/** Whether every entry of a call list is an object with a non-empty string id. */
+function allHaveIds(calls: CallList): boolean {
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i];
+    if (typeof call !== "object" || call === null || typeof call.id !== "string" || call.id === "") return false;
+  }
+  return true;
+}
+
 /**
  * Whether `messages[0, tailStart)` already obeys the provider rules, and the
  * boundary with what follows it does too: the tail's first message, or, when
  * `closeEnd`, the new HumanMessage the next turn will append.
  *
- * This is the clean path of every read, so it allocates nothing. It must agree
- * with the rebuild in `repair-messages.ts`: true exactly when the rebuild would
- * change nothing.
+ * This is the clean path of every read, so it allocates nothing in the usual
+ * case: call ids are read in place from `tool_calls` and `invalid_tool_calls`
+ * (`toolCallsOf`, which allocates, is used only when some call lacks an id).
+ * It must agree with the rebuild in `repair-messages.ts`: true exactly when
+ * the rebuild would change nothing.
  */
 export function isWellFormed(messages: readonly unknown[], tailStart: number, closeEnd: boolean): boolean {
   let prev: TurnState = "none";
-  let calls: readonly ToolCallRef[] = [];
+  // The calls of the last AIMessage: in place (valid, then invalid), or resolved by toolCallsOf.
+  let valid: CallList = NO_CALLS;
+  let invalid: CallList = NO_CALLS;
+  let resolved: readonly ToolCallRef[] | undefined;
+  let total = 0;
   let answered = 0;
+  const expectedId = (k: number): unknown => (resolved ? resolved[k]!.id : k < valid.length ? valid[k]!.id : invalid[k - valid.length]!.id);
   for (let i = 0; i < tailStart; i++) {
     const message = messages[i];
     const role = roleOf(message);
-    if (answered < calls.length) {
+    if (answered < total) {
       // Rule 1: the results come right after their AIMessage, one per call, in call order.
-      if (role !== "tool" || toolCallIdOf(message) !== calls[answered]!.id) return false;
+      if (role !== "tool" || toolCallIdOf(message) !== expectedId(answered)) return false;
       answered++;
       continue;
     }
     if (role === "tool") return false; // rule 2: a result with no call left to answer
     if (role === "ai") {
-      const own = toolCallsOf(message);
-      if (isEmptyReply(message, own)) return false;
-      calls = own;
+      const m = message as { tool_calls?: unknown; invalid_tool_calls?: unknown };
+      valid = Array.isArray(m.tool_calls) ? m.tool_calls : NO_CALLS;
+      invalid = Array.isArray(m.invalid_tool_calls) ? m.invalid_tool_calls : NO_CALLS;
+      resolved = allHaveIds(valid) && allHaveIds(invalid) ? undefined : toolCallsOf(message);
+      total = resolved ? resolved.length : valid.length + invalid.length;
       answered = 0;
-      prev = own.length > 0 ? "tools" : "ai";
+      if (total === 0 && hasEmptyContent(message)) return false; // pattern H
+      prev = total > 0 ? "tools" : "ai";
     } else if (role === "human") {
       if (!humanMayFollow(prev)) return false;
       prev = "human";
     }
   }
-  if (answered < calls.length) return false;
+  if (answered < total) return false;
   if (tailStart < messages.length) return roleOf(messages[tailStart]) !== "human" || humanMayFollow(prev);
   return !closeEnd || humanMayFollow(prev);
 }
