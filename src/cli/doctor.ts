@@ -1,0 +1,112 @@
+/**
+ * The doctor: finds the threads a SanitizingCheckpointer would repair, and
+ * with `fix` stores the repair as a new checkpoint, so the old one stays in
+ * history and the fix can be undone by time travel.
+ */
+import { copyCheckpoint, uuid6, type BaseCheckpointSaver, type CheckpointTuple } from "@langchain/langgraph-checkpoint";
+import { sanitizeTuple, type TupleRepairSettings } from "../checkpointer/sanitize-tuple.js";
+import { tailModeForGetTuple } from "../checkpointer/tail-policy.js";
+import { hasPendingInterrupt, hasPendingTasks } from "../checkpointer/thread-state.js";
+import type { PatternId } from "../repair/patterns.js";
+import type { OpenStore, ThreadRef } from "./stores.js";
+
+/** What the doctor did, or would do, with one broken thread. */
+export type DoctorAction = "would-fix" | "fixed" | "paused-at-interrupt";
+
+/** One thread (in one namespace) whose latest checkpoint needs repair. */
+export interface ThreadFinding extends ThreadRef {
+  checkpointId: string;
+  /** Repairs by pattern id. */
+  patterns: Partial<Record<PatternId, number>>;
+  interrupted: boolean;
+  pendingTasks: boolean;
+  action: DoctorAction;
+  /** The checkpoint `fix` wrote. */
+  fixedCheckpointId?: string;
+}
+
+export interface DoctorReport {
+  store: string;
+  scanned: number;
+  broken: number;
+  fixed: number;
+  /** Repairs by pattern id, over all broken threads. */
+  patterns: Partial<Record<PatternId, number>>;
+  /** Threads by pattern id. */
+  threadsByPattern: Partial<Record<PatternId, number>>;
+  threads: ThreadFinding[];
+}
+
+export interface DoctorOptions {
+  fix: boolean;
+  threadId?: string;
+  checkpointNs?: string;
+  /** Scan at most this many (thread, namespace) pairs. */
+  limit?: number;
+  repair: TupleRepairSettings["repair"];
+  onProgress?: (scanned: number) => void;
+}
+
+/** Stores the repaired channels as a new checkpoint after `tuple`; returns its id. */
+async function storeRepair(saver: BaseCheckpointSaver, tuple: CheckpointTuple, repaired: CheckpointTuple, channels: string[]): Promise<string> {
+  const checkpoint = copyCheckpoint(repaired.checkpoint);
+  checkpoint.id = uuid6(-1);
+  checkpoint.ts = new Date().toISOString();
+  const newVersions: Record<string, number | string> = {};
+  for (const channel of channels) {
+    const version = saver.getNextVersion(checkpoint.channel_versions[channel] as number | undefined);
+    checkpoint.channel_versions[channel] = version;
+    newVersions[channel] = version;
+  }
+  const metadata = {
+    source: "update" as const,
+    step: (tuple.metadata?.step ?? -1) + 1,
+    parents: tuple.metadata?.parents ?? {},
+    sanitizer: { repairedChannels: channels },
+  };
+  await saver.put(tuple.config, checkpoint, metadata, newVersions);
+  return checkpoint.id;
+}
+
+/** Scans the latest checkpoint of every thread and namespace of `store`. */
+export async function runDoctor(store: OpenStore, options: DoctorOptions): Promise<DoctorReport> {
+  const report: DoctorReport = { store: store.description, scanned: 0, broken: 0, fixed: 0, patterns: {}, threadsByPattern: {}, threads: [] };
+  const settings: TupleRepairSettings = { channels: undefined, repair: options.repair };
+  for await (const ref of store.threads({ threadId: options.threadId, checkpointNs: options.checkpointNs })) {
+    if (options.limit !== undefined && report.scanned >= options.limit) break;
+    report.scanned++;
+    options.onProgress?.(report.scanned);
+    const config = { configurable: { thread_id: ref.threadId, checkpoint_ns: ref.checkpointNs } };
+    const tuple = await store.saver.getTuple(config);
+    if (!tuple) continue;
+    // Judge the thread as a sanitizing read of it would.
+    const tail = tailModeForGetTuple("auto", config, tuple);
+    if (tail === "off") continue;
+    const { tuple: repaired, repaired: channels } = sanitizeTuple(tuple, tail, settings);
+    if (channels.length === 0) continue;
+
+    const patterns: Partial<Record<PatternId, number>> = {};
+    for (const { repairs } of channels) for (const { kind } of repairs) patterns[kind] = (patterns[kind] ?? 0) + 1;
+    const interrupted = hasPendingInterrupt(tuple.pendingWrites);
+    const finding: ThreadFinding = {
+      ...ref,
+      checkpointId: tuple.checkpoint.id,
+      patterns,
+      interrupted,
+      pendingTasks: hasPendingTasks(tuple.checkpoint),
+      action: interrupted ? "paused-at-interrupt" : "would-fix",
+    };
+    if (options.fix && !interrupted) {
+      finding.fixedCheckpointId = await storeRepair(store.saver, tuple, repaired, channels.map((c) => c.channel));
+      finding.action = "fixed";
+      report.fixed++;
+    }
+    report.broken++;
+    for (const [kind, count] of Object.entries(patterns) as [PatternId, number][]) {
+      report.patterns[kind] = (report.patterns[kind] ?? 0) + count;
+      report.threadsByPattern[kind] = (report.threadsByPattern[kind] ?? 0) + 1;
+    }
+    report.threads.push(finding);
+  }
+  return report;
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+/**
+ * `langgraph-checkpoint-sanitizer doctor`: finds (and with --fix, repairs)
+ * the threads of an existing checkpoint store whose history is broken.
+ * Exit codes: 0 nothing broken, 1 broken threads found or fixed, 2 usage or connection error.
+ */
+import { realpathSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { PATTERNS, type PatternId } from "../repair/patterns.js";
+import { resolveMarkers } from "../repair/markers.js";
+import { runDoctor, type DoctorReport } from "./doctor.js";
+import { DoctorUsageError, openPostgres, openRedis, openSqlite, type OpenStore } from "./stores.js";
+
+export const USAGE = `usage: langgraph-checkpoint-sanitizer doctor (--sqlite FILE | --postgres URL [--schema NAME] | --redis URL [--prefix PREFIX])
+         [--thread ID] [--namespace NS] [--limit N] [--fix] [--json] [--markers en|ko]`;
+
+/** Where the CLI writes; a test passes its own. */
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Whether stderr is a terminal (progress is drawn only there). */
+  isTTY: boolean;
+}
+
+const OPTIONS = {
+  sqlite: { type: "string" },
+  postgres: { type: "string" },
+  schema: { type: "string" },
+  redis: { type: "string" },
+  prefix: { type: "string" },
+  thread: { type: "string" },
+  namespace: { type: "string" },
+  limit: { type: "string" },
+  fix: { type: "boolean", default: false },
+  json: { type: "boolean", default: false },
+  markers: { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+function parse(argv: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new DoctorUsageError((error as Error).message.split("\n")[0]!.replace(/\. To specify a positional.*$/, ""));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { help: true as const };
+  if (positionals[0] !== "doctor" || positionals.length > 1) throw new DoctorUsageError(positionals.length === 0 ? "missing command: doctor" : `unknown command: ${positionals.join(" ")}`);
+  const stores = (["sqlite", "postgres", "redis"] as const).filter((s) => values[s] !== undefined);
+  if (stores.length !== 1) throw new DoctorUsageError("give exactly one of --sqlite FILE, --postgres URL, --redis URL");
+  if (values.schema !== undefined && !values.postgres) throw new DoctorUsageError("--schema goes with --postgres");
+  if (values.prefix !== undefined && !values.redis) throw new DoctorUsageError("--prefix goes with --redis");
+  let limit: number | undefined;
+  if (values.limit !== undefined) {
+    limit = Number(values.limit);
+    if (!Number.isInteger(limit) || limit <= 0) throw new DoctorUsageError(`--limit takes a positive whole number, got ${values.limit}`);
+  }
+  let markers;
+  try {
+    markers = resolveMarkers(values.markers as "en" | "ko" | undefined);
+  } catch {
+    throw new DoctorUsageError(`--markers takes en or ko, got ${values.markers}`);
+  }
+  return { help: false as const, store: stores[0]!, values, limit, markers };
+}
+
+async function open(store: "sqlite" | "postgres" | "redis", values: Record<string, unknown>): Promise<OpenStore> {
+  if (store === "sqlite") return openSqlite(values.sqlite as string);
+  if (store === "postgres") return openPostgres(values.postgres as string, values.schema as string | undefined);
+  return openRedis(values.redis as string, values.prefix as string | undefined);
+}
+
+const count = (patterns: Partial<Record<PatternId, number>>) =>
+  Object.entries(patterns)
+    .map(([kind, n]) => `${kind}×${n}`)
+    .join(" ");
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join("  ")).join("\n");
+}
+
+/** The report as text: a summary by pattern, then the affected threads. */
+export function formatReport(report: DoctorReport, fix: boolean): string {
+  const paused = report.threads.filter((t) => t.action === "paused-at-interrupt").length;
+  const lines = [`Scanned ${report.scanned} thread namespaces in ${report.store}: ${report.broken} broken${paused ? `, ${paused} of them paused at an interrupt (never touched)` : ""}${fix ? `, ${report.fixed} fixed` : ""}.`];
+  if (report.broken === 0) return lines.join("\n");
+  const kinds = (Object.keys(PATTERNS) as PatternId[]).filter((k) => report.patterns[k]);
+  lines.push("", table([["pattern", "threads", "repairs", "shape"], ...kinds.map((k) => [k, String(report.threadsByPattern[k]), String(report.patterns[k]), PATTERNS[k].shape])]));
+  const action = { "would-fix": "would fix (run with --fix)", fixed: "fixed", "paused-at-interrupt": "paused at interrupt: left alone" } as const;
+  lines.push(
+    "",
+    table([
+      ["thread", "namespace", "repairs", "pending tasks", "action"],
+      ...report.threads.map((t) => [t.threadId, JSON.stringify(t.checkpointNs), count(t.patterns), t.pendingTasks ? "yes" : "no", action[t.action]]),
+    ]),
+  );
+  if (!fix && report.threads.some((t) => t.action === "would-fix")) {
+    lines.push("", "Dry run: --fix would store each repair as a new checkpoint (source \"update\") after the one shown, leaving history intact.");
+  }
+  return lines.join("\n");
+}
+
+/** Runs the CLI; returns the exit code. */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  let store: OpenStore | undefined;
+  try {
+    const args = parse(argv);
+    if (args.help) {
+      io.stdout(USAGE);
+      return 0;
+    }
+    store = await open(args.store, args.values);
+    const started = Date.now();
+    const report = await runDoctor(store, {
+      fix: args.values.fix,
+      threadId: args.values.thread,
+      checkpointNs: args.values.namespace,
+      limit: args.limit,
+      repair: { markers: args.markers },
+      onProgress: io.isTTY
+        ? (n) => {
+            if (n % 50 !== 0) return;
+            const rate = n / Math.max((Date.now() - started) / 1000, 0.001);
+            io.stderr(`\rscanned ${n} thread namespaces (${rate.toFixed(0)}/s)`);
+          }
+        : undefined,
+    });
+    if (io.isTTY) io.stderr("\r\x1b[K");
+    io.stdout(args.values.json ? JSON.stringify({ ...report, fix: args.values.fix }, null, 2) : formatReport(report, args.values.fix));
+    return report.broken > 0 ? 1 : 0;
+  } catch (error) {
+    const message = error instanceof DoctorUsageError ? error.message : `${(error as Error).name}: ${(error as Error).message}`;
+    io.stderr(`langgraph-checkpoint-sanitizer: ${message}${error instanceof DoctorUsageError && /usage|command|give exactly/.test(message) ? `\n${USAGE}` : ""}`);
+    return 2;
+  } finally {
+    await store?.close().catch(() => {});
+  }
+}
+
+// Run when executed as the bin (npm links it, hence realpath), not when imported by tests.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  const code = await main(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(`${text}\n`),
+    stderr: (text) => process.stderr.write(text.startsWith("\r") ? text : `${text}\n`),
+    isTTY: Boolean(process.stderr.isTTY),
+  });
+  process.exitCode = code;
+}

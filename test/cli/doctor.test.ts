@@ -1,0 +1,212 @@
+// The doctor CLI against real SQLite, Postgres and Redis stores seeded by running and cancelling graphs.
+import { HumanMessage } from "@langchain/core/messages";
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { interrupt } from "@langchain/langgraph";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import type { DoctorReport } from "../../src/cli/doctor.js";
+import { rejectingProviders } from "../support/provider-rules.js";
+import { reactGraph } from "../support/react-graph.js";
+import { postgresFactory, redisFactory, saverFactories } from "../support/savers.js";
+import { POSTGRES_URL, REDIS_URL } from "../support/services.js";
+import { FIRST_QUESTION, agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";
+
+/** Runs the CLI in-process; returns its exit code and output. */
+async function doctor(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(["doctor", ...argv], { stdout: (t) => out.push(t), stderr: (t) => err.push(t), isTTY: false });
+  return { code, stdout: out.join("\n"), stderr: err.join("\n") };
+}
+const json = async (...argv: string[]) => {
+  const result = await doctor(...argv, "--json");
+  return { code: result.code, report: JSON.parse(result.stdout) as DoctorReport };
+};
+
+/** Two clean threads, three cancelled at different points, one paused at an approval. */
+async function seed(saver: BaseCheckpointSaver) {
+  await nextTurn(saver, "anthropic", "clean-1");
+  await nextTurn(saver, "anthropic", "clean-2");
+  await cancelFirstTurn(saver, "during-tools", "cancelled-in-tools");
+  await cancelFirstTurn(saver, "during-llm", "cancelled-in-llm");
+  await cancelFirstTurn(saver, "after-one-of-two-parallel-tools", "cancelled-in-parallel");
+  const approval = reactGraph({ model: agentModel("anthropic"), tools: { search: () => String(interrupt("approve?")), lookup: () => "ok" } }).compile(saver);
+  await approval.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, { configurable: { thread_id: "paused" } });
+}
+
+const EXPECTED_BROKEN = [
+  { threadId: "cancelled-in-llm", patterns: { A: 1 } },
+  { threadId: "cancelled-in-parallel", patterns: { B2: 1, N: 1, C: 1 } },
+  { threadId: "cancelled-in-tools", patterns: { B: 2, C: 1 } },
+];
+
+interface StoreUnderTest {
+  name: string;
+  args: string[];
+  saver: BaseCheckpointSaver;
+  close(): Promise<void>;
+}
+
+async function sqliteStore(): Promise<StoreUnderTest> {
+  const dir = mkdtempSync(join(tmpdir(), "doctor-"));
+  const file = join(dir, "threads.sqlite");
+  const saver = SqliteSaver.fromConnString(file);
+  return { name: "sqlite", args: ["--sqlite", file], saver, close: async () => (saver.db.close(), rmSync(dir, { recursive: true, force: true })) };
+}
+async function postgresStore(): Promise<StoreUnderTest> {
+  const saver = await postgresFactory.create();
+  const { schema } = (saver as unknown as { options: { schema: string } }).options;
+  return { name: "postgres", args: ["--postgres", POSTGRES_URL, "--schema", schema], saver, close: () => postgresFactory.destroy(saver) };
+}
+async function redisStore(): Promise<StoreUnderTest> {
+  const saver = await redisFactory.create();
+  const { prefix } = (saver as unknown as { keys: { prefix: string } }).keys;
+  return { name: "redis", args: ["--redis", REDIS_URL, "--prefix", prefix], saver, close: () => redisFactory.destroy(saver) };
+}
+
+const available = new Set(saverFactories.map((f) => f.name));
+const STORES = [
+  ["SQLite", sqliteStore],
+  ...(available.has(postgresFactory.name) ? [["Postgres", postgresStore] as const] : []),
+  ...(available.has(redisFactory.name) ? [["Redis", redisStore] as const] : []),
+] as const;
+
+describe.each(STORES)("doctor on %s", (_, openStore) => {
+  const stores: StoreUnderTest[] = [];
+  afterAll(async () => {
+    await Promise.all(stores.map((s) => s.close()));
+  });
+  const prepared = (async () => {
+    const store = await openStore();
+    stores.push(store);
+    await seed(store.saver);
+    return store;
+  })();
+
+  it("reports exactly the broken threads and their patterns, and exits 1", async () => {
+    const store = await prepared;
+    const { code, report } = await json(...store.args);
+    expect(code).toBe(1);
+    expect(report.scanned).toBe(6);
+    expect(report.broken).toBe(3);
+    expect(report.threads.map(({ threadId, patterns }) => ({ threadId, patterns }))).toEqual(EXPECTED_BROKEN);
+    expect(report.threads.every((t) => t.action === "would-fix" && t.pendingTasks && !t.interrupted)).toBe(true);
+    expect(report.patterns).toEqual({ A: 1, B: 2, B2: 1, C: 2, N: 1 });
+    expect(report.threadsByPattern).toEqual({ A: 1, B: 1, B2: 1, C: 2, N: 1 });
+  });
+
+  it("prints a summary by pattern and the affected threads, and filters by --thread and --limit", async () => {
+    const store = await prepared;
+    const text = await doctor(...store.args);
+    expect(text.stdout).toMatch(/Scanned 6 thread namespaces in .*: 3 broken\./);
+    expect(text.stdout).toMatch(/\nB2\s+1\s+1\s+AIMessage with parallel tool calls only partly answered/);
+    expect(text.stdout).toMatch(/cancelled-in-tools\s+""\s+B×2 C×1\s+yes\s+would fix \(run with --fix\)/);
+    expect(text.stdout).toContain("Dry run: --fix would store each repair as a new checkpoint");
+    expect((await json(...store.args, "--thread", "cancelled-in-llm")).report.threads.map((t) => t.threadId)).toEqual(["cancelled-in-llm"]);
+    expect((await json(...store.args, "--thread", "clean-1")).code).toBe(0);
+    expect((await json(...store.args, "--limit", "2")).report.scanned).toBe(2);
+  });
+
+  it("--fix stores each repair as a new checkpoint, after which the raw saver's next turn works", async () => {
+    const store = await prepared;
+    const pausedBefore = await store.saver.getTuple({ configurable: { thread_id: "paused" } });
+    const fixed = await json(...store.args, "--fix");
+    expect(fixed.code).toBe(1);
+    expect(fixed.report.fixed).toBe(3);
+
+    // The old checkpoint stays in history as the parent of the fix.
+    for (const finding of fixed.report.threads) {
+      const latest = await store.saver.getTuple({ configurable: { thread_id: finding.threadId, checkpoint_ns: "" } });
+      expect(latest!.checkpoint.id).toBe(finding.fixedCheckpointId);
+      expect(latest!.metadata!.source).toBe("update");
+      expect(latest!.parentConfig!.configurable!.checkpoint_id).toBe(finding.checkpointId);
+    }
+    // The paused thread is never touched.
+    expect((await store.saver.getTuple({ configurable: { thread_id: "paused" } }))!.checkpoint.id).toBe(pausedBefore!.checkpoint.id);
+
+    // Clean now, and a second --fix changes nothing.
+    expect(await json(...store.args)).toMatchObject({ code: 0, report: { broken: 0 } });
+    expect(await json(...store.args, "--fix")).toMatchObject({ code: 0, report: { broken: 0, fixed: 0 } });
+
+    // The stored history is repaired: the raw saver (no sanitizer) and a strict model continue the thread.
+    for (const { threadId } of EXPECTED_BROKEN) {
+      const { messages, model } = await nextTurn(store.saver, "anthropic", threadId);
+      expect(model.rejections).toEqual([]);
+      expect(rejectingProviders(messages)).toEqual({});
+    }
+  });
+});
+
+describe("doctor errors", () => {
+  it.each([
+    [["doctor"], "give exactly one of --sqlite FILE, --postgres URL, --redis URL"],
+    [["doctor", "--sqlite", "a", "--redis", "b"], "give exactly one of"],
+    [["doctor", "--sqlite", "/no/such/file.sqlite"], "no such SQLite file: /no/such/file.sqlite"],
+    [["doctor", "--sqlite", "x", "--limit", "0"], "--limit takes a positive whole number, got 0"],
+    [["doctor", "--sqlite", "x", "--markers", "fr"], "--markers takes en or ko, got fr"],
+    [["doctor", "--sqlite", "x", "--schema", "s"], "--schema goes with --postgres"],
+    [["doctor", "--frobnicate"], "Unknown option '--frobnicate'"],
+    [["repair"], "unknown command: repair"],
+    [["doctor", "--redis", "redis://127.0.0.1:1"], "cannot reach Redis at redis://127.0.0.1:1"],
+    [["doctor", "--postgres", "postgresql://postgres:secret@127.0.0.1:1/test"], "cannot reach Postgres at postgresql://postgres:***@127.0.0.1:1/test"],
+  ])("%j exits 2 with one line saying what is wrong", async (argv, message) => {
+    const err: string[] = [];
+    const code = await main(argv, { stdout: () => {}, stderr: (t) => err.push(t), isTTY: false });
+    expect(code).toBe(2);
+    expect(err[0]).toContain(message);
+    expect(err.join("\n")).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it("says a SQLite file that is not a checkpoint store is not one, without creating tables in it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "doctor-"));
+    const file = join(dir, "other.sqlite");
+    const { default: Database } = await import("better-sqlite3");
+    new Database(file).exec("CREATE TABLE notes (x TEXT)");
+    const result = await doctor("--sqlite", file);
+    expect(result).toMatchObject({ code: 2, stderr: `langgraph-checkpoint-sanitizer: ${file} has no checkpoints table: is it a LangGraph SQLite store?` });
+    const tables = new Database(file).prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all();
+    expect(tables).toEqual([{ name: "notes" }]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("doctor at scale", () => {
+  it("scans a store of 10,000 threads a page at a time", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "doctor-scale-"));
+    const file = join(dir, "threads.sqlite");
+    const saver = SqliteSaver.fromConnString(file);
+    // Seeded with plain puts: running 10,000 graphs would take minutes and prove nothing more.
+    await cancelFirstTurn(saver, "during-llm", "thread-00000");
+    const template = await saver.getTuple({ configurable: { thread_id: "thread-00000" } });
+    saver.db.exec("BEGIN");
+    for (let i = 1; i < 10_000; i++) {
+      await saver.put({ configurable: { thread_id: `thread-${String(i).padStart(5, "0")}`, checkpoint_ns: "" } }, template!.checkpoint, template!.metadata!);
+    }
+    saver.db.exec("COMMIT");
+    const { code, report } = await json("--sqlite", file);
+    expect(code).toBe(1);
+    expect(report.scanned).toBe(10_000);
+    expect(report.broken).toBe(10_000);
+    expect(report.patterns).toEqual({ A: 10_000 });
+    saver.db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
+});
+
+describe("the installed bin", () => {
+  it("runs as `langgraph-checkpoint-sanitizer doctor` and exits with the doctor's code", async () => {
+    const root = fileURLToPath(new URL("../..", import.meta.url));
+    const run = promisify(execFile);
+    await run("npm", ["run", "--silent", "build"], { cwd: root });
+    const result = await run("npx", ["--no-install", "langgraph-checkpoint-sanitizer", "doctor", "--sqlite", "/no/such.sqlite"], { cwd: root }).catch((e) => e);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("langgraph-checkpoint-sanitizer: no such SQLite file: /no/such.sqlite");
+  }, 120_000);
+});
