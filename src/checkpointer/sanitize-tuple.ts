@@ -1,5 +1,4 @@
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
-import { isMessageList } from "../messages/message-view.js";
 import type { Repair } from "../repair/patterns.js";
 import { repairMessages, type RepairOptions, type TailMode } from "../repair/repair-messages.js";
 import { strandedResults, withoutUsedWrites } from "./stranded-results.js";
@@ -34,7 +33,8 @@ export function sanitizeTuple(
   const repaired: ChannelRepairs[] = [];
   for (const channel of settings.channels ?? Object.keys(values)) {
     const value = values[channel];
-    if (!isMessageList(value)) continue;
+    // repairMessages returns anything that is not a message list unchanged; this skips the obvious cases cheaply.
+    if (!Array.isArray(value) || value.length === 0) continue;
     const stranded = tail === "repair" ? strandedResults(pendingWrites, channel) : undefined;
     const result = repairMessages(value, { ...settings.repair, tail, recoveredResults: stranded?.messages });
     if (result.repairs.length === 0) continue;

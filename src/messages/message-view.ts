@@ -57,8 +57,9 @@ export function isMessageList(value: unknown): value is readonly unknown[] {
   return true;
 }
 
-/** The role of a message; `ChatMessage` ("generic") is read through its `role`. */
+/** The role of a message; `ChatMessage` ("generic") is read through its `role`; anything else is "other". */
 export function roleOf(message: unknown): MessageRole {
+  if (typeof message !== "object" || message === null) return "other";
   const m = message as Loose;
   const type = m.type;
   if (typeof type === "string" && type !== "generic") return roleNamed(type);

@@ -47,7 +47,7 @@ export function emit(units: readonly Unit[], ctx: EmitContext, repairs: Repair[]
   };
 
   for (const unit of units) {
-    if ("turn" in unit) {
+    if (typeof unit !== "number") {
       const { turn } = unit;
       out.push(turn.ai);
       let previous = turn.index;
@@ -67,14 +67,16 @@ export function emit(units: readonly Unit[], ctx: EmitContext, repairs: Repair[]
       anchor = anchorOf(turn.ai, turn.index);
       continue;
     }
-    if (unit.role === "human") {
+    const message = ctx.messages[unit];
+    const role = roleOf(message);
+    if (role === "human") {
       closeTurn();
       prev = "human";
-      anchor = anchorOf(unit.message, unit.index);
-    } else if (unit.role === "ai") {
+      anchor = anchorOf(message, unit);
+    } else if (role === "ai") {
       prev = "ai";
     }
-    out.push(unit.message);
+    out.push(message);
   }
 
   const { messages, tailStart } = ctx;

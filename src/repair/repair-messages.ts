@@ -74,17 +74,20 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   const tail = checkOption("tail", options.tail, TAIL_MODES, "repair");
   const bridgeRole = checkOption("bridgeRole", options.bridgeRole, BRIDGE_ROLES, "ai");
   const markers = resolveMarkers(options.markers);
-  if (!isMessageList(messages)) return { messages: messages as unknown[], repairs: [] };
+  const unchanged = { messages: messages as unknown[], repairs: [] };
+  if (!Array.isArray(messages) || messages.length === 0) return unchanged;
 
   const closeEnd = tail === "repair";
   const tailStart = closeEnd ? messages.length : findTailStart(messages);
-  if (isWellFormed(messages, tailStart, closeEnd)) return { messages: messages as unknown[], repairs: [] };
+  // One walk over a healthy history: the clean check reads non-messages as "other", and a clean
+  // list comes back as is whether or not it holds messages, so only a rebuild needs isMessageList.
+  if (isWellFormed(messages, tailStart, closeEnd) || !isMessageList(messages)) return unchanged;
 
   const repairs: Repair[] = [];
   const units = segment(messages, tailStart, repairs);
   const last = units[units.length - 1];
   for (const unit of units) {
-    if (!("turn" in unit)) continue;
+    if (typeof unit === "number") continue;
     // Stranded results belong to the pending tasks of the checkpoint, so only to its last turn.
     const recovered = closeEnd && unit === last ? (options.recoveredResults ?? []) : [];
     fillMissingResults(unit.turn, markers, recovered);

@@ -1,4 +1,4 @@
-import { roleOf, toolCallIdOf, toolCallsOf, type MessageRole, type ToolCallRef } from "../messages/message-view.js";
+import { roleOf, toolCallIdOf, toolCallsOf, type ToolCallRef } from "../messages/message-view.js";
 import type { PatternId, Repair } from "./patterns.js";
 import { messageRefs } from "./report.js";
 import { isSyntheticMessage } from "./synthetic.js";
@@ -20,8 +20,11 @@ export interface Turn {
   results: (ToolResult | undefined)[];
 }
 
-/** A message that is not a tool result, or a turn that gathers an AIMessage with its results. */
-export type Unit = { turn: Turn } | { message: unknown; index: number; role: MessageRole };
+/**
+ * A turn that gathers an AIMessage with its results, or the index of any
+ * other message (an index, not a wrapper object: a repair allocates per turn, not per message).
+ */
+export type Unit = { turn: Turn } | number;
 
 function removal(kind: PatternId, message: unknown, index: number): Repair {
   return { kind, action: "removed", index, message, ...messageRefs(message) };
@@ -52,7 +55,7 @@ export function segment(messages: readonly unknown[], end: number, repairs: Repa
         continue;
       }
       if (calls.length === 0) {
-        units.push({ message, index, role });
+        units.push(index);
         continue;
       }
       const turn: Turn = { ai: message, index, calls, results: new Array(calls.length).fill(undefined) };
@@ -74,7 +77,7 @@ export function segment(messages: readonly unknown[], end: number, repairs: Repa
         repairs.push(removal("F", message, index));
       }
     } else {
-      units.push({ message, index, role });
+      units.push(index);
     }
   }
   return units;

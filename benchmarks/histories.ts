@@ -1,0 +1,25 @@
+/** Chat histories for benchmarks: ReAct rounds of question, tool call, tool result, answer. */
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+
+/** Where a history is broken, if anywhere. */
+export type HistoryState = "clean" | "broken-tail" | "broken-mid";
+
+/**
+ * `size` messages (rounded down to whole rounds of 4). "broken-mid" loses one
+ * tool result in the middle (pattern B); "broken-tail" ends in an unanswered
+ * tool call, as a run cancelled during its tools leaves it.
+ */
+export function history(size: number, state: HistoryState = "clean"): BaseMessage[] {
+  const rounds = Math.max(1, Math.floor(size / 4));
+  const out: BaseMessage[] = [];
+  for (let r = 0; r < rounds; r++) {
+    out.push(new HumanMessage({ id: `h${r}`, content: `question ${r}` }));
+    out.push(new AIMessage({ id: `a${r}`, content: "", tool_calls: [{ id: `c${r}`, name: "search", args: { q: `q${r}` }, type: "tool_call" }] }));
+    const last = r === rounds - 1;
+    if (!(state === "broken-mid" && r === Math.floor(rounds / 2)) && !(state === "broken-tail" && last)) {
+      out.push(new ToolMessage({ id: `t${r}`, content: `result ${r}`, tool_call_id: `c${r}` }));
+    }
+    if (!(state === "broken-tail" && last)) out.push(new AIMessage({ id: `f${r}`, content: `answer ${r}` }));
+  }
+  return out;
+}
