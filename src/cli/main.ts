@@ -12,7 +12,7 @@ import { resolveMarkers } from "../repair/markers.js";
 import { runDoctor, type DoctorReport } from "./doctor.js";
 import { DoctorUsageError, openPostgres, openRedis, openSqlite, type OpenStore } from "./stores.js";
 
-export const USAGE = `usage: langgraph-checkpoint-sanitizer doctor (--sqlite FILE | --postgres URL [--schema NAME] | --redis URL [--prefix PREFIX])
+const USAGE = `usage: langgraph-checkpoint-sanitizer doctor (--sqlite FILE | --postgres URL [--schema NAME] | --redis URL [--prefix PREFIX])
          [--thread ID] [--namespace NS] [--limit N] [--fix] [--json] [--markers en|ko]`;
 
 /** Where the CLI writes; a test passes its own. */
@@ -83,7 +83,7 @@ function table(rows: string[][]): string {
 }
 
 /** The report as text: a summary by pattern, then the affected threads. */
-export function formatReport(report: DoctorReport, fix: boolean): string {
+function formatReport(report: DoctorReport, fix: boolean): string {
   const paused = report.threads.filter((t) => t.action === "paused-at-interrupt").length;
   const lines = [`Scanned ${report.scanned} thread namespaces in ${report.store}: ${report.broken} broken${paused ? `, ${paused} of them paused at an interrupt (never touched)` : ""}${fix ? `, ${report.fixed} fixed` : ""}.`];
   if (report.broken === 0) return lines.join("\n");

@@ -145,6 +145,6 @@ async function* pages(fetch: (after: ThreadRef | null) => Promise<ThreadRef[]>):
 }
 
 /** A connection URL without its password, for messages. */
-export function redact(url: string): string {
+function redact(url: string): string {
   return url.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@");
 }

@@ -50,7 +50,7 @@ export function segment(messages: readonly unknown[], end: number, repairs: Repa
     const role = roleOf(message);
     if (role === "ai") {
       const calls = toolCallsOf(message);
-      if (isEmptyReply(message, calls)) {
+      if (isEmptyReply(message, calls.length)) {
         repairs.push(removal("H", message, index));
         continue;
       }

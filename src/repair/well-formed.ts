@@ -12,9 +12,9 @@ export function humanMayFollow(prev: TurnState): boolean {
   return prev !== "human" && prev !== "tools";
 }
 
-/** Whether an AIMessage is an empty reply (pattern H): no tool calls, no content. */
-export function isEmptyReply(message: unknown, calls: readonly ToolCallRef[]): boolean {
-  return calls.length === 0 && hasEmptyContent(message);
+/** Whether an AIMessage with `callCount` answerable calls is an empty reply (pattern H): no calls, no content. */
+export function isEmptyReply(message: unknown, callCount: number): boolean {
+  return callCount === 0 && hasEmptyContent(message);
 }
 
 type CallList = readonly { id?: unknown }[];
@@ -66,7 +66,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
       resolved = allHaveIds(valid) && allHaveIds(invalid) ? undefined : toolCallsOf(message);
       total = resolved ? resolved.length : valid.length + invalid.length;
       answered = 0;
-      if (total === 0 && hasEmptyContent(message)) return false; // pattern H
+      if (isEmptyReply(message, total)) return false;
       prev = total > 0 ? "tools" : "ai";
     } else if (role === "human") {
       if (!humanMayFollow(prev)) return false;
