@@ -79,16 +79,25 @@ export function toolCallIdOf(message: unknown): string | undefined {
   return typeof id === "string" && id !== "" ? id : undefined;
 }
 
+/**
+ * The id a ToolMessage answers a tool call by, or undefined for a call that
+ * cannot be answered (providers require an id), which is then not counted.
+ */
+export function callIdOf(call: unknown): string | undefined {
+  if (typeof call !== "object" || call === null) return undefined;
+  const id = (call as Loose).id;
+  return typeof id === "string" && id !== "" ? id : undefined;
+}
+
 function pushCalls(out: ToolCallRef[], calls: unknown, invalid: boolean): void {
   if (!Array.isArray(calls)) return;
   for (const call of calls) {
-    if (typeof call !== "object" || call === null) continue;
+    const id = callIdOf(call);
+    if (id === undefined) continue;
     const c = call as Loose;
-    // Calls without an id cannot be answered (providers require one), so they are not counted.
-    if (typeof c.id !== "string" || c.id === "") continue;
     const fn = c.function as Loose | undefined;
     const name = typeof c.name === "string" ? c.name : typeof fn?.name === "string" ? fn.name : "";
-    out.push({ id: c.id, name, invalid });
+    out.push({ id, name, invalid });
   }
 }
 

@@ -1,4 +1,4 @@
-import { hasEmptyContent, roleOf, toolCallIdOf, toolCallsOf, type ToolCallRef } from "../messages/message-view.js";
+import { callIdOf, hasEmptyContent, roleOf, toolCallIdOf, toolCallsOf, type ToolCallRef } from "../messages/message-view.js";
 
 /** What came last in the conversation, as far as turn-taking goes. System and unknown roles are transparent. */
 export type TurnState = "none" | "human" | "ai" | "tools";
@@ -20,12 +20,9 @@ export function isEmptyReply(message: unknown, callCount: number): boolean {
 type CallList = readonly { id?: unknown }[];
 const NO_CALLS: CallList = [];
 
-/** Whether every entry of a call list is an object with a non-empty string id. */
+/** Whether every call of a list can be answered, so ids can be read in place (the rule is `callIdOf`'s). */
 function allHaveIds(calls: CallList): boolean {
-  for (let i = 0; i < calls.length; i++) {
-    const call = calls[i];
-    if (typeof call !== "object" || call === null || typeof call.id !== "string" || call.id === "") return false;
-  }
+  for (let i = 0; i < calls.length; i++) if (callIdOf(calls[i]) === undefined) return false;
   return true;
 }
 
