@@ -13,9 +13,10 @@ import type { MarkerOption } from "../repair/markers.js";
 import { resolveMarkers } from "../repair/markers.js";
 import type { Repair } from "../repair/patterns.js";
 import type { TailMode } from "../repair/repair-messages.js";
-import type { BridgeRole } from "../repair/synthetic.js";
+import { BRIDGE_ROLES, type BridgeRole } from "../repair/synthetic.js";
+import { assertOneOf } from "../options.js";
 import { sanitizeTuple, type TupleRepairSettings } from "./sanitize-tuple.js";
-import { assertPolicy, policyFor, tailModeForGetTuple, tailModeForList, type SanitizerPolicy } from "./tail-policy.js";
+import { POLICIES, policyFor, tailModeForGetTuple, tailModeForList, type SanitizerPolicy } from "./tail-policy.js";
 
 /** Reported through `onRepair` for each channel a read repaired. */
 export interface RepairEvent {
@@ -93,14 +94,12 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     assertSaver(inner);
     super(inner.serde);
     const policy = options.policy ?? "auto";
-    assertPolicy(policy, "policy");
+    assertOneOf("policy", policy, POLICIES);
     assertChannels(options.channels);
     if (options.onRepair !== undefined && typeof options.onRepair !== "function") {
       throw new TypeError("onRepair must be a function.");
     }
-    if (options.bridgeRole !== undefined && options.bridgeRole !== "ai" && options.bridgeRole !== "system") {
-      throw new TypeError(`bridgeRole must be "ai" or "system", got ${JSON.stringify(options.bridgeRole)}.`);
-    }
+    if (options.bridgeRole !== undefined) assertOneOf("bridgeRole", options.bridgeRole, BRIDGE_ROLES);
     // Resolved once so that bad marker texts fail here, not on the first broken read.
     const markers = resolveMarkers(options.markers);
     this.inner = inner;

@@ -1,5 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
+import { assertOneOf } from "../options.js";
 import type { TailMode } from "../repair/repair-messages.js";
 import { hasPendingInterrupt, hasPendingTasks } from "./thread-state.js";
 
@@ -17,22 +18,14 @@ export type SanitizerPolicy = "auto" | "repair" | "preserve" | "off";
 /** The `configurable` key that overrides the policy for one call. */
 export const POLICY_CONFIG_KEY = "sanitizer";
 
-const POLICIES: readonly SanitizerPolicy[] = ["auto", "repair", "preserve", "off"];
-
-/** Throws a `TypeError` naming `where` unless `value` is a policy. */
-export function assertPolicy(value: unknown, where: string): asserts value is SanitizerPolicy {
-  if (!POLICIES.includes(value as SanitizerPolicy)) {
-    throw new TypeError(
-      `${where} must be one of ${POLICIES.map((p) => JSON.stringify(p)).join(", ")}, got ${JSON.stringify(value)}.`,
-    );
-  }
-}
+/** Every {@link SanitizerPolicy}, for validating options. */
+export const POLICIES: readonly SanitizerPolicy[] = ["auto", "repair", "preserve", "off"];
 
 /** The policy of one call: `configurable.sanitizer` when set, else the checkpointer's. */
 export function policyFor(config: RunnableConfig, fallback: SanitizerPolicy): SanitizerPolicy {
   const override = config.configurable?.[POLICY_CONFIG_KEY];
   if (override === undefined) return fallback;
-  assertPolicy(override, `configurable.${POLICY_CONFIG_KEY}`);
+  assertOneOf(`configurable.${POLICY_CONFIG_KEY}`, override, POLICIES);
   return override;
 }
 

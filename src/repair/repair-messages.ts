@@ -4,7 +4,8 @@ import { fillMissingResults } from "./fill-results.js";
 import { resolveMarkers, type MarkerOption } from "./markers.js";
 import type { Repair } from "./patterns.js";
 import { segment } from "./segment.js";
-import type { BridgeRole } from "./synthetic.js";
+import { assertOneOf } from "../options.js";
+import { BRIDGE_ROLES, type BridgeRole } from "./synthetic.js";
 import { findTailStart } from "./tail.js";
 import { isWellFormed } from "./well-formed.js";
 
@@ -46,13 +47,11 @@ export interface RepairResult<T = unknown> {
 }
 
 const TAIL_MODES: readonly TailMode[] = ["repair", "preserve"];
-const BRIDGE_ROLES: readonly BridgeRole[] = ["ai", "system"];
 
-function checkOption<T>(name: string, value: T | undefined, allowed: readonly T[], fallback: T): T {
+/** `value`, or `fallback` when it is not given; throws on anything outside `allowed`. */
+function optionOrDefault<T>(name: string, value: T | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
-  if (!allowed.includes(value)) {
-    throw new TypeError(`${name} must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}, got ${JSON.stringify(value)}.`);
-  }
+  assertOneOf(name, value, allowed);
   return value;
 }
 
@@ -71,8 +70,8 @@ function checkOption<T>(name: string, value: T | undefined, allowed: readonly T[
 export function repairMessages<T>(messages: readonly T[], options?: RepairOptions): RepairResult<T>;
 export function repairMessages(messages: unknown, options?: RepairOptions): RepairResult;
 export function repairMessages(messages: unknown, options: RepairOptions = {}): RepairResult {
-  const tail = checkOption("tail", options.tail, TAIL_MODES, "repair");
-  const bridgeRole = checkOption("bridgeRole", options.bridgeRole, BRIDGE_ROLES, "ai");
+  const tail = optionOrDefault("tail", options.tail, TAIL_MODES, "repair");
+  const bridgeRole = optionOrDefault("bridgeRole", options.bridgeRole, BRIDGE_ROLES, "ai");
   const markers = resolveMarkers(options.markers);
   const unchanged = { messages: messages as unknown[], repairs: [] };
   if (!Array.isArray(messages) || messages.length === 0) return unchanged;

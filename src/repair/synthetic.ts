@@ -34,6 +34,9 @@ export function placeholderToolMessage(anchor: string, toolCallId: string, name:
 /** How the marker that bridges two consecutive HumanMessages is sent. */
 export type BridgeRole = "ai" | "system";
 
+/** Every {@link BridgeRole}, for validating options. */
+export const BRIDGE_ROLES: readonly BridgeRole[] = ["ai", "system"];
+
 /**
  * The marker between a HumanMessage and the next one (pattern A). An AIMessage
  * keeps the roles alternating for every provider. A SystemMessage, the
