@@ -52,10 +52,9 @@ interface WriteHeader {
 const EMPTY = new Uint8Array(0);
 const LIST_PAGE = 100;
 
-function missingThreadId(action: string): Error {
-  return new Error(
-    `Failed to ${action}. The passed RunnableConfig is missing a required "thread_id" field in its "configurable" property.`,
-  );
+/** The error the other savers give for a config without a required field, in their words. */
+function missingField(action: string, field: "thread_id" | "checkpoint_id"): Error {
+  return new Error(`Failed to ${action}. The passed RunnableConfig is missing a required "${field}" field in its "configurable" property.`);
 }
 
 function isClient(value: unknown): value is Redis | Cluster {
@@ -182,7 +181,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
     const threadId: string | undefined = config.configurable?.thread_id;
-    if (threadId === undefined) throw missingThreadId("put checkpoint");
+    if (threadId === undefined) throw missingField("put checkpoint", "thread_id");
     const checkpointNs: string = config.configurable?.checkpoint_ns ?? "";
     const parent: string | undefined = config.configurable?.checkpoint_id;
     const { channel_values: values, ...rest } = copyCheckpoint(checkpoint);
@@ -212,11 +211,9 @@ export class IORedisSaver extends BaseCheckpointSaver {
 
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath = ""): Promise<void> {
     const threadId: string | undefined = config.configurable?.thread_id;
-    if (threadId === undefined) throw missingThreadId("put writes");
+    if (threadId === undefined) throw missingField("put writes", "thread_id");
     const checkpointId: string | undefined = config.configurable?.checkpoint_id;
-    if (checkpointId === undefined) {
-      throw new Error(`Failed to put writes. The passed RunnableConfig is missing a required "checkpoint_id" field in its "configurable" property.`);
-    }
+    if (checkpointId === undefined) throw missingField("put writes", "checkpoint_id");
     const checkpointNs: string = config.configurable?.checkpoint_ns ?? "";
     const serialized = await Promise.all(
       writes.map(async ([channel, value], position) => {
