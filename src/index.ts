@@ -15,3 +15,4 @@ export {
 } from "./checkpointer/sanitizing-checkpointer.js";
 export { POLICY_CONFIG_KEY, type SanitizerPolicy } from "./checkpointer/tail-policy.js";
 export { hasPendingInterrupt, hasPendingTasks } from "./checkpointer/thread-state.js";
+export { FastJsonPlusSerializer } from "./serde/fast-jsonplus-serializer.js";

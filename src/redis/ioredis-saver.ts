@@ -17,6 +17,7 @@ import {
   type SerializerProtocol,
 } from "@langchain/langgraph-checkpoint";
 import { Redis, type Cluster, type ChainableCommander } from "ioredis";
+import { FastJsonPlusSerializer } from "../serde/fast-jsonplus-serializer.js";
 import { decodeFrame, encodeFrame } from "./frame.js";
 import { KeyLayout, blobField, decodeId, encodeId, writeField, writeFieldRange, type NamespaceKeys } from "./keys.js";
 
@@ -29,7 +30,11 @@ export interface IORedisSaverOptions {
   keyPrefix?: string;
   /** Expire a thread's keys this many seconds after its last write. Default: never. */
   ttlSeconds?: number;
-  /** Serializer of checkpoints, metadata, channel values and writes. Default: the stock `JsonPlusSerializer`. */
+  /**
+   * Serializer of checkpoints, metadata, channel values and writes. Default:
+   * {@link FastJsonPlusSerializer}, which stores the stock `JsonPlusSerializer`
+   * format, so either can read what the other wrote.
+   */
   serde?: SerializerProtocol;
 }
 
@@ -98,7 +103,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
   private readonly ttlSeconds: number | undefined;
 
   constructor(connection: IORedisConnection, options: IORedisSaverOptions = {}) {
-    super(options.serde);
+    super(options.serde ?? new FastJsonPlusSerializer());
     // Validate before connecting, so bad options never leave a connection open.
     const { ttlSeconds } = options;
     if (ttlSeconds !== undefined && !(Number.isInteger(ttlSeconds) && ttlSeconds > 0)) {

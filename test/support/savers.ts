@@ -2,7 +2,7 @@
  * The savers the tests run against, each a fresh, isolated store, and a way
  * to close it. Backends that need a server join this list in their own module.
  */
-import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { MemorySaver, type BaseCheckpointSaver, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { randomUUID } from "node:crypto";
@@ -20,6 +20,8 @@ export interface SaverFactory {
   name: string;
   create(): Promise<BaseCheckpointSaver>;
   destroy(saver: BaseCheckpointSaver): Promise<void>;
+  /** A second saver over the same store as `saver`, reading with `serde` (closed with `saver`). */
+  reader(saver: BaseCheckpointSaver, serde: SerializerProtocol): BaseCheckpointSaver;
 }
 
 const sqliteFiles = new Map<BaseCheckpointSaver, string>();
@@ -28,6 +30,7 @@ export const memoryFactory: SaverFactory = {
   name: "MemorySaver",
   create: async () => new MemorySaver(),
   destroy: async () => {},
+  reader: (saver, serde) => Object.assign(new MemorySaver(serde), { storage: (saver as MemorySaver).storage, writes: (saver as MemorySaver).writes }),
 };
 
 export const sqliteFactory: SaverFactory = {
@@ -44,6 +47,7 @@ export const sqliteFactory: SaverFactory = {
     if (dir) rmSync(dir, { recursive: true, force: true });
     sqliteFiles.delete(saver);
   },
+  reader: (saver, serde) => new SqliteSaver((saver as SqliteSaver).db, serde),
 };
 
 const unique = () => randomUUID().replaceAll("-", "").slice(0, 12);
@@ -64,6 +68,10 @@ export const postgresFactory: SaverFactory = {
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await client.end();
   },
+  reader: (saver, serde) => {
+    const { pool, options } = saver as unknown as { pool: pg.Pool; options: { schema: string } };
+    return new PostgresSaver(pool, serde, options);
+  },
 };
 
 /** Deletes every key under `prefix` (test cleanup only: the saver itself never scans). */
@@ -81,6 +89,10 @@ export const redisFactory: SaverFactory = {
     const { client } = saver as IORedisSaver;
     await deleteKeys(client as Redis, (saver as unknown as { keys: { prefix: string } }).keys.prefix);
     await (client as Redis).quit();
+  },
+  reader: (saver, serde) => {
+    const { client, keys } = saver as unknown as { client: Redis; keys: { prefix: string } };
+    return new IORedisSaver(client, { keyPrefix: keys.prefix, serde });
   },
 };
 

@@ -1,0 +1,112 @@
+/**
+ * A synchronous, in-place reviver for parsed `JsonPlusSerializer` JSON that
+ * gives exactly the stock result for the shapes checkpoints are made of: plain
+ * JSON, `undefined` records and LangChain messages. The stock reviver awaits
+ * every node and sends each message through `load()` (stringify, parse, an
+ * async walk again); this builds the message directly.
+ *
+ * Anything else (other LangChain classes, Set/Map/RegExp/Error/Uint8Array and
+ * delta-snapshot records, escaped objects, `__proto__` keys, very deep
+ * nesting) throws {@link NEEDS_STOCK_REVIVER}, and the caller revives the whole
+ * document with the stock serializer, so every result is the stock one.
+ */
+import { messageClass } from "./message-classes.js";
+
+/** Thrown when the document has a shape only the stock reviver handles. */
+export const NEEDS_STOCK_REVIVER: unique symbol = Symbol("needs the stock reviver");
+
+type JsonObject = Record<string, unknown>;
+
+/**
+ * Nesting inside a message's kwargs handled here; deeper goes to the stock
+ * path, whose `load()` throws past depth 50.
+ */
+const MAX_KWARGS_DEPTH = 45;
+
+const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null;
+
+function hasOnlyKeys(record: JsonObject, count: number): boolean {
+  let keys = 0;
+  for (const _ in record) keys++;
+  return keys === count;
+}
+
+/** `{ lc: 2, type: "undefined" }` and nothing else. */
+const isUndefinedRecord = (record: JsonObject) => record.lc === 2 && record.type === "undefined" && hasOnlyKeys(record, 2);
+
+/**
+ * A value inside a message's kwargs, as stock leaves it: its `undefined`
+ * records pass through JSON.stringify (a dropped key, or `null` in an array)
+ * before `load()` copies it; anything `load()` would treat specially defers.
+ */
+function reviveKwargsValue(value: JsonObject, depth: number): JsonObject {
+  if (depth > MAX_KWARGS_DEPTH) throw NEEDS_STOCK_REVIVER;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (isObject(item)) value[i] = isUndefinedRecord(item) ? null : reviveKwargsValue(item, depth + 1);
+    }
+    return value;
+  }
+  if (value.lc !== undefined) throw NEEDS_STOCK_REVIVER;
+  for (const key in value) {
+    if (key === "__proto__" || key === "__lc_escaped__") throw NEEDS_STOCK_REVIVER;
+    const item = value[key];
+    if (!isObject(item)) continue;
+    if (isUndefinedRecord(item)) delete value[key];
+    else value[key] = reviveKwargsValue(item, depth + 1);
+  }
+  return value;
+}
+
+/** What `load()` builds from `{ lc: 1, type: "constructor", id, kwargs }`, for message classes. */
+function reviveMessage(record: JsonObject): unknown {
+  const { id, kwargs } = record as { id: unknown[]; kwargs: unknown };
+  if (id.length !== 3 || id[0] !== "langchain_core" || id[1] !== "messages" || typeof id[2] !== "string") throw NEEDS_STOCK_REVIVER;
+  if (!isObject(kwargs) || Array.isArray(kwargs) || kwargs.lc !== undefined || !hasOnlyKeys(record, 4)) throw NEEDS_STOCK_REVIVER;
+  const entry = messageClass(id[2]);
+  if (!entry) throw NEEDS_STOCK_REVIVER;
+  const fields: JsonObject = {};
+  for (const key in kwargs) {
+    let value = kwargs[key];
+    if (isObject(value)) {
+      if (isUndefinedRecord(value)) continue;
+      value = reviveKwargsValue(value, 2);
+    }
+    const mapped = entry.keyFor(key);
+    if (mapped === undefined) throw NEEDS_STOCK_REVIVER;
+    fields[mapped] = value;
+  }
+  return new entry.ctor(fields);
+}
+
+/**
+ * Revives a value from `JSON.parse` as `JsonPlusSerializer` would, reusing
+ * its objects and arrays. Throws {@link NEEDS_STOCK_REVIVER} for shapes it
+ * leaves to the stock reviver.
+ */
+export function reviveJsonPlus(value: unknown): unknown {
+  if (!isObject(value)) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (isObject(item)) value[i] = reviveJsonPlus(item);
+    }
+    return value;
+  }
+  if (value.lc === 2) {
+    if (value.type === "undefined") {
+      if (hasOnlyKeys(value, 2)) return undefined;
+      throw NEEDS_STOCK_REVIVER;
+    }
+    if (value.type === "constructor" || value.type === "delta_snapshot") throw NEEDS_STOCK_REVIVER;
+  } else if (value.lc === 1 && value.type === "constructor" && Array.isArray(value.id)) {
+    return reviveMessage(value);
+  }
+  for (const key in value) {
+    if (key === "__proto__") throw NEEDS_STOCK_REVIVER;
+    const item = value[key];
+    if (isObject(item)) value[key] = reviveJsonPlus(item);
+  }
+  return value;
+}

@@ -1,0 +1,214 @@
+/**
+ * FastJsonPlusSerializer against the stock JsonPlusSerializer: what either
+ * writes, the other reads to the same result (same classes, same fields, same
+ * errors), for generated values and for hand-written JSON the stock writer
+ * would never produce.
+ */
+import {
+  AIMessage,
+  AIMessageChunk,
+  ChatMessage,
+  FunctionMessage,
+  HumanMessage,
+  HumanMessageChunk,
+  RemoveMessage,
+  SystemMessage,
+  ToolMessage,
+  ToolMessageChunk,
+} from "@langchain/core/messages";
+import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
+import fc from "fast-check";
+import { isDeepStrictEqual, inspect } from "node:util";
+import { describe, expect, it, vi } from "vitest";
+import { FastJsonPlusSerializer } from "../../src/index.js";
+
+const stock = new JsonPlusSerializer();
+const fast = new FastJsonPlusSerializer();
+const numRuns = Number(process.env.FC_RUNS ?? 300);
+
+type Outcome = { value: unknown } | { error: string };
+async function outcome(read: Promise<unknown>): Promise<Outcome> {
+  try {
+    return { value: await read };
+  } catch (error) {
+    return { error: String(error) };
+  }
+}
+
+/**
+ * Both serializers read `data` to deep-equal values with the same prototypes,
+ * or reject with the same error. (Node's isDeepStrictEqual, not toStrictEqual:
+ * vitest compares types through `.constructor`, which data may own.) Where
+ * stored data sets a prototype (a `__proto__` key), two stock reads differ by
+ * prototype identity too; those compare by their full printed form.
+ */
+async function expectSameRead(data: Uint8Array | string, type = "json") {
+  const expected = await outcome(stock.loadsTyped(type, data));
+  const actual = await outcome(fast.loadsTyped(type, data));
+  const print = (read: Outcome) => inspect(read, { depth: Infinity, showHidden: true });
+  const reproducible = isDeepStrictEqual(expected, await outcome(stock.loadsTyped(type, data)));
+  const same = reproducible ? isDeepStrictEqual(actual, expected) : print(actual) === print(expected);
+  if (!same) expect.fail(`fast read ${print(actual)}\nstock read ${print(expected)}`);
+  return actual;
+}
+
+// Keys that mean something to one of the revivers, mixed with arbitrary ones.
+const key = fc.oneof(
+  { weight: 3, arbitrary: fc.string({ maxLength: 6 }) },
+  fc.constantFrom("lc", "type", "id", "kwargs", "value", "args", "__proto__", "__lc_escaped__", "constructor", "tool_calls", "a-b", "a b", "_x"),
+);
+const plainKey = fc.string({ maxLength: 6 }).filter((k) => !["lc", "__proto__", "__lc_escaped__"].includes(k));
+/** JSON values and `undefined`: what checkpoints are made of. */
+const plainValue = fc.anything({ key: plainKey, maxDepth: 3 });
+const anyValue = fc.anything({ key, maxDepth: 3, withMap: true, withSet: true, withDate: true, withTypedArray: true, withNullPrototype: true });
+const usage = fc.record({ input_tokens: fc.nat(), output_tokens: fc.nat(), total_tokens: fc.nat() });
+
+/** Every message class a chat history holds, with optional fields present or not, holding `value`s. */
+const messageOf = (value: fc.Arbitrary<unknown>, keys: fc.Arbitrary<string>) => {
+  const dict = fc.dictionary(keys, value, { maxKeys: 4 });
+  // Typed as text blocks for the constructors; generated blocks may hold anything.
+  const content = fc.oneof(fc.string(), fc.array(fc.oneof(fc.record({ type: fc.constant("text"), text: fc.string() }), dict), { maxLength: 3 })) as fc.Arbitrary<string | { type: "text"; text: string }[]>;
+  const toolCall = fc.record({ id: fc.string(), name: fc.string(), args: dict, type: fc.constant("tool_call" as const) }, { requiredKeys: ["name", "args"] });
+  const common = { content, id: fc.string(), name: fc.string(), additional_kwargs: dict, response_metadata: dict };
+  return fc.oneof(
+    fc.record(common, { requiredKeys: ["content"] }).map((f) => new HumanMessage(f)),
+    fc.record(common, { requiredKeys: ["content"] }).map((f) => new HumanMessageChunk(f)),
+    fc.record(common, { requiredKeys: ["content"] }).map((f) => new SystemMessage(f)),
+    fc.record({ ...common, tool_calls: fc.array(toolCall, { maxLength: 2 }), usage_metadata: usage }, { requiredKeys: ["content"] }).map((f) => new AIMessage(f)),
+    fc.record({ ...common, usage_metadata: usage }, { requiredKeys: ["content"] }).map((f) => new AIMessageChunk(f)),
+    fc.record({ ...common, tool_call_id: fc.string(), artifact: value, status: fc.constantFrom("success" as const, "error" as const) }, { requiredKeys: ["content", "tool_call_id"] }).map((f) => new ToolMessage(f)),
+    fc.record({ ...common, tool_call_id: fc.string() }, { requiredKeys: ["content", "tool_call_id"] }).map((f) => new ToolMessageChunk(f)),
+    fc.record({ ...common, role: fc.string() }, { requiredKeys: ["content", "role"] }).map((f) => new ChatMessage(f)),
+    fc.record({ ...common, name: fc.string() }, { requiredKeys: ["content", "name"] }).map((f) => new FunctionMessage(f)),
+    fc.string().map((id) => new RemoveMessage({ id })),
+  );
+};
+const message = messageOf(anyValue, key);
+const dict = fc.dictionary(key, anyValue, { maxKeys: 4 });
+
+/** Records shaped like the revivers' special cases, well-formed or not. */
+const lcRecord = fc.record(
+  {
+    lc: fc.constantFrom(1, 2, 3),
+    type: fc.constantFrom("constructor", "undefined", "delta_snapshot", "secret", "not_implemented"),
+    id: fc.oneof(fc.constant(["langchain_core", "messages", "HumanMessage"]), fc.constant(["Set"]), fc.array(fc.string(), { maxLength: 3 })),
+    kwargs: dict,
+    value: anyValue,
+    args: fc.array(anyValue, { maxLength: 2 }),
+  },
+  { requiredKeys: ["lc", "type"] },
+);
+
+/** A checkpoint-like document: messages among other channel values. */
+const document = fc.record({
+  channel_values: fc.record({ messages: fc.array(message, { maxLength: 6 }), other: anyValue }),
+  lcLike: lcRecord,
+  extra: anyValue,
+});
+
+describe("FastJsonPlusSerializer reads like JsonPlusSerializer", () => {
+  it("what the stock serializer writes, it reads to strictly equal values of the same classes", async () => {
+    await fc.assert(
+      fc.asyncProperty(document, async (doc) => {
+        const [type, bytes] = await stock.dumpsTyped(doc);
+        await expectSameRead(bytes, type);
+      }),
+      { numRuns },
+    );
+  });
+
+  it("what it writes is byte for byte what the stock serializer writes, so the stock one reads it", async () => {
+    await fc.assert(
+      fc.asyncProperty(document, async (doc) => {
+        expect(await fast.dumpsTyped(doc)).toStrictEqual(await stock.dumpsTyped(doc));
+      }),
+      { numRuns },
+    );
+  });
+
+  it("reads JSON the stock writer never produces (raw lc records, odd keys) exactly as the stock serializer does", async () => {
+    const raw = fc.jsonValue().chain((json) => fc.array(lcRecord, { maxLength: 2 }).map((records) => ({ json, records })));
+    await fc.assert(
+      fc.asyncProperty(raw, async (value) => {
+        await expectSameRead(JSON.stringify(value));
+      }),
+      { numRuns },
+    );
+  });
+
+  it("reads messages, JSON values and undefined without the stock reviver", async () => {
+    // Not ToolMessageChunk: load() camel-cases its tool_call_id, which is left to the stock path.
+    const plainMessage = messageOf(plainValue, plainKey).filter((m) => m.constructor !== ToolMessageChunk);
+    const plainDocument = fc.record({ messages: fc.array(plainMessage, { maxLength: 6 }), other: plainValue });
+    const stockReads = vi.spyOn(JsonPlusSerializer.prototype, "loadsTyped");
+    try {
+      await fc.assert(
+        fc.asyncProperty(plainDocument, async (doc) => {
+          const [type, bytes] = await stock.dumpsTyped(doc);
+          stockReads.mockClear();
+          const read = await fast.loadsTyped(type, bytes);
+          expect(stockReads).not.toHaveBeenCalled();
+          expect(isDeepStrictEqual(read, await stock.loadsTyped(type, bytes))).toBe(true);
+        }),
+        { numRuns },
+      );
+    } finally {
+      stockReads.mockRestore();
+    }
+  });
+
+  it("reads a message history back as the same message classes", async () => {
+    const history = [
+      new HumanMessage({ id: "h", content: "hi" }),
+      new AIMessage({ id: "a", content: "", tool_calls: [{ id: "c", name: "f", args: { q: 1 }, type: "tool_call" }] }),
+      new ToolMessage({ id: "t", content: "r", tool_call_id: "c" }),
+      new AIMessageChunk({ id: "k", content: "partial" }),
+    ];
+    const [, bytes] = await stock.dumpsTyped({ messages: history });
+    const read = (await fast.loadsTyped("json", bytes)) as { messages: unknown[] };
+    expect(read.messages.map((m) => (m as object).constructor)).toEqual([HumanMessage, AIMessage, ToolMessage, AIMessageChunk]);
+    expect(read.messages).toStrictEqual(history);
+  });
+});
+
+const msg = (name: string, kwargs: string) => `{"lc":1,"type":"constructor","id":["langchain_core","messages","${name}"],"kwargs":${kwargs}}`;
+
+describe("FastJsonPlusSerializer on shapes only the stock reviver handles", () => {
+  it.each([
+    ["a kwargs key load() camel-cases", msg("HumanMessage", `{"content":"x","extra-key":1,"other_key":2}`)],
+    ["a kwargs key an object inherits", msg("HumanMessage", `{"content":"x","constructor":1,"toString":2}`)],
+    ["an escaped object in kwargs", msg("AIMessage", `{"content":"x","additional_kwargs":{"a":{"__lc_escaped__":{"lc":1,"type":"secret","id":["K"]}}}}`)],
+    ["undefined records nested in kwargs", msg("AIMessage", `{"content":[{"type":"text","text":"a","x":{"lc":2,"type":"undefined"}},{"lc":2,"type":"undefined"}],"usage_metadata":{"lc":2,"type":"undefined"}}`)],
+    ["an undefined record with extra keys", `{"a":{"lc":2,"type":"undefined","b":1}}`],
+    ["a __proto__ key", `{"a":{"__proto__":{"polluted":true}},"b":[{"__proto__":1}]}`],
+    ["a __proto__ key in kwargs", msg("HumanMessage", `{"content":"x","additional_kwargs":{"__proto__":{"p":1}}}`)],
+    ["Set, Map, RegExp, Error and Uint8Array records", `[{"lc":2,"type":"constructor","id":["Set"],"method":null,"args":[[1,2]],"kwargs":{}},{"lc":2,"type":"constructor","id":["Map"],"method":null,"args":[[["k",1]]],"kwargs":{}},{"lc":2,"type":"constructor","id":["RegExp"],"method":null,"args":["a+","g"],"kwargs":{}},{"lc":2,"type":"constructor","id":["Error"],"method":null,"args":["boom"],"kwargs":{}},{"lc":2,"type":"constructor","id":["Uint8Array"],"method":"from","args":[[1,2]],"kwargs":{}}]`],
+    ["a delta snapshot", `{"lc":2,"type":"delta_snapshot","value":[1,2]}`],
+    ["a message inside a message's kwargs", msg("ToolMessage", `{"content":"x","tool_call_id":"c","artifact":${msg("HumanMessage", `{"content":"inner"}`)}}`)],
+    ["a message record with an extra key", `{"lc":1,"type":"constructor","id":["langchain_core","messages","HumanMessage"],"kwargs":{"content":"x"},"graph":1}`],
+    ["a message record without kwargs", `{"lc":1,"type":"constructor","id":["langchain_core","messages","HumanMessage"]}`],
+    ["kwargs that are themselves an lc record", `{"lc":1,"type":"constructor","id":["langchain_core","messages","HumanMessage"],"kwargs":{"lc":2,"type":"undefined"}}`],
+    ["a LangChain class that is not a message", `{"lc":1,"type":"constructor","id":["langchain_core","prompts","prompt","PromptTemplate"],"kwargs":{"template":"{x}","input_variables":["x"]}}`],
+  ])("%s", async (_, json) => {
+    const read = await expectSameRead(json);
+    expect(read).toHaveProperty("value");
+  });
+
+  it.each([
+    ["an unknown message class", msg("NoSuchMessage", `{"content":"x"}`)],
+    ["a message-module export that is not a class", msg("isAIMessage", `{"content":"x"}`)],
+    ["a namespace load() refuses", `{"lc":1,"type":"constructor","id":["evil","module","Thing"],"kwargs":{}}`],
+    ["a secret", msg("HumanMessage", `{"content":{"lc":1,"type":"secret","id":["API_KEY"]}}`)],
+    ["nesting deeper than load() allows", msg("HumanMessage", `{"content":"x","additional_kwargs":${"[".repeat(60)}${"]".repeat(60)}}`)],
+    ["invalid JSON", `{"messages": [`],
+  ])("rejects %s with the stock error", async (_, json) => {
+    const read = await expectSameRead(json);
+    expect(read).toHaveProperty("error");
+  });
+
+  it("passes bytes through and rejects unknown types as the stock serializer does", async () => {
+    await expectSameRead(new Uint8Array([1, 2, 3]), "bytes");
+    await expectSameRead("abc", "bytes");
+    expect(await expectSameRead("{}", "msgpack")).toHaveProperty("error");
+  });
+});
