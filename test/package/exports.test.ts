@@ -19,12 +19,16 @@ describe("package entry points", () => {
   it("loads with require() and wraps the app's CommonJS MemorySaver", () => {
     const out = run([
       "-e",
-      `const { SanitizingCheckpointer, repairMessages } = require("langgraph-checkpoint-sanitizer");
+      `const { SanitizingCheckpointer, repairMessages, FastJsonPlusSerializer } = require("langgraph-checkpoint-sanitizer");
        const { MemorySaver } = require("@langchain/langgraph-checkpoint");
+       const { HumanMessage } = require("@langchain/core/messages");
        const s = new SanitizingCheckpointer(new MemorySaver());
-       console.log(typeof s.getTuple, repairMessages(["x"]).messages[0]);`,
+       const serde = new FastJsonPlusSerializer();
+       serde.dumpsTyped([new HumanMessage("hi")])
+         .then(([type, bytes]) => serde.loadsTyped(type, bytes))
+         .then(([m]) => console.log(typeof s.getTuple, repairMessages(["x"]).messages[0], m instanceof HumanMessage, m.content));`,
     ]);
-    expect(out).toBe("function x");
+    expect(out).toBe("function x true hi");
   });
 
   it("loads with import", () => {
