@@ -34,7 +34,11 @@ function mountAgent(builder: ReturnType<typeof reactGraph>["builder"], checkpoin
 }
 
 /** A model that calls two tools for the first question and answers plainly otherwise. */
-export function agentModel(profile: ProviderProfile, onToken?: (index: number, call: number) => void, onReply?: (call: number) => void) {
+export function agentModel(
+  profile: ProviderProfile,
+  onToken?: (index: number, call: number, signal: AbortSignal | undefined) => void,
+  onReply?: (call: number) => void,
+) {
   return new StrictChatModel({
     profile,
     onToken,

@@ -31,19 +31,21 @@ export interface StrictChatModelOptions {
   profile: ProviderProfile;
   /** Decides the reply from the history; called once per model call. */
   script: (messages: BaseMessage[], call: number) => ScriptedReply;
-  /** Called before each streamed token (index from 0): a test aborts here to cancel mid-stream. */
-  onToken?: (index: number, call: number) => void;
+  /** Called before each streamed token (index from 0) with the call's signal: a test aborts here to cancel mid-stream. */
+  onToken?: (index: number, call: number, signal: AbortSignal | undefined) => void;
   /** Called once a reply is complete (call index from 0): a test aborts here to cancel right after the LLM. */
   onReply?: (call: number) => void;
   /** Delay between tokens, in ms. Default 1. */
   tokenDelayMs?: number;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
+/** Waits `ms`, or rejects as soon as `signal` aborts (and leaves no listener behind on `signal`). */
+export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason ?? new Error("Aborted"));
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason ?? new Error("Aborted"))), { once: true });
+    const onAbort = () => (clearTimeout(timer), reject(signal!.reason ?? new Error("Aborted")));
+    const timer = setTimeout(() => (signal?.removeEventListener("abort", onAbort), resolve()), ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 
 export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
@@ -83,7 +85,7 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     const call = this.check(messages);
     const { tokens, toolCalls } = this.reply(messages, call);
     for (let i = 0; i < tokens.length; i++) {
-      this.opts.onToken?.(i, call);
+      this.opts.onToken?.(i, call, options.signal);
       await sleep(this.opts.tokenDelayMs ?? 1, options.signal);
     }
     this.opts.onReply?.(call);
@@ -102,7 +104,7 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     const call = this.check(messages);
     const { tokens, toolCalls } = this.reply(messages, call);
     for (let i = 0; i < tokens.length; i++) {
-      this.opts.onToken?.(i, call);
+      this.opts.onToken?.(i, call, options.signal);
       await sleep(this.opts.tokenDelayMs ?? 1, options.signal);
       const chunk = new ChatGenerationChunk({ text: tokens[i]!, message: new AIMessageChunk({ content: tokens[i]! }) });
       await runManager?.handleLLMNewToken(tokens[i]!, undefined, undefined, undefined, undefined, { chunk });

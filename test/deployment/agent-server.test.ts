@@ -1,0 +1,219 @@
+/**
+ * The sanitizer in a real deployment: the example's Agent Server (the
+ * `@langchain/langgraph-api` embed routes over HTTP on a loopback port) driven
+ * by the real `@langchain/langgraph-sdk` client, on every backend. Runs are
+ * cancelled the way browsers cancel them: the client aborts the SSE stream
+ * ("stop"), the server sees the disconnect and aborts the graph.
+ */
+import { AIMessage, ToolMessage } from "@langchain/core/messages";
+import { END, MessagesAnnotation, START, StateGraph, interrupt, type BaseCheckpointSaver } from "@langchain/langgraph";
+import { Client } from "@langchain/langgraph-sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { startAgentServer, type AgentServer } from "../../examples/agent-server/server.js";
+import { SanitizingCheckpointer, SYNTHETIC_ID_PREFIX } from "../../src/index.js";
+import { reactGraph, hangUntilAborted } from "../support/react-graph.js";
+import { saverFactories, saverPerTest, type SaverFactory } from "../support/savers.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../support/scenarios.js";
+
+type Mode = "raw" | "sanitized";
+type Graph = Parameters<typeof startAgentServer>[0]["graphs"][string];
+interface StreamPart {
+  event: string;
+  data: unknown;
+}
+interface WireMessage {
+  type: string;
+  id?: string;
+  content: unknown;
+  tool_calls?: { id: string }[];
+  tool_call_id?: string;
+}
+
+const human = (content: string) => ({ messages: [{ type: "human", content }] });
+const messagesOf = (values: unknown) => (values as { messages: WireMessage[] }).messages;
+
+/** For use inside a `describe`: starts a server per call (raw or sanitized saver), all closed after the test. */
+function serverPerTest(factory: SaverFactory) {
+  const open = saverPerTest(factory);
+  const started: AgentServer[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((server) => server.close()));
+  });
+  return async (mode: Mode, graph: Graph) => {
+    const saver: BaseCheckpointSaver = await open();
+    const checkpointer = mode === "raw" ? saver : new SanitizingCheckpointer(saver);
+    const server = await startAgentServer({ graphs: { agent: graph }, checkpointer });
+    started.push(server);
+    return new Client({ apiUrl: server.url });
+  };
+}
+
+/** Streams a run to its end, collecting every part (an aborted stream rejects). */
+async function collect(parts: AsyncIterable<StreamPart>): Promise<StreamPart[]> {
+  const out: StreamPart[] = [];
+  for await (const part of parts) out.push(part);
+  return out;
+}
+
+const STOPS = ["mid-tool", "mid-LLM-stream", "after-one-of-two-parallel-tools"] as const;
+type Stop = (typeof STOPS)[number];
+
+/**
+ * The agent the server hosts, with the stop button wired in: at `stop` during
+ * the first turn it aborts the client's stream, and `serverAborted` resolves
+ * once the server has aborted the graph in turn. The model is as strict as
+ * Bedrock, which rejects every history these cancellations leave.
+ */
+function cancellingAgent(stop: Stop, stopButton: AbortController) {
+  let serverAborted!: () => void;
+  const aborted = new Promise<void>((resolve) => (serverAborted = resolve));
+  const press = (signal: AbortSignal | undefined) => {
+    signal?.addEventListener("abort", () => serverAborted(), { once: true });
+    stopButton.abort();
+  };
+  let lookupDone = () => {};
+  const lookupFinished = new Promise<void>((resolve) => (lookupDone = resolve));
+  const model = agentModel("bedrock", (index, call, signal) => {
+    if (stop === "mid-LLM-stream" && call === 0 && index === 1) press(signal);
+  });
+  const { builder } = reactGraph({
+    model,
+    fanOut: stop === "after-one-of-two-parallel-tools" ? "send" : "node",
+    tools: {
+      search: async (_args, config) => {
+        if (stop === "mid-LLM-stream" || stopButton.signal.aborted) return "Paris: 15°C";
+        if (stop === "after-one-of-two-parallel-tools") await lookupFinished;
+        press(config.signal);
+        return hangUntilAborted(config.signal);
+      },
+      lookup: async () => {
+        // Let the sibling task's write reach the saver before search presses stop.
+        setTimeout(lookupDone, 30);
+        return LOOKUP_RESULT;
+      },
+    },
+  });
+  return { graph: builder.compile().withConfig({ durability: "sync" }) as unknown as Graph, serverAborted: aborted, model };
+}
+
+/** An agent whose tool asks a human to approve the call first (`interrupt()`), as in the interrupt guide. */
+function approvalAgent() {
+  return new StateGraph(MessagesAnnotation)
+    .addNode("agent", (state) =>
+      state.messages.at(-1)?.type === "tool"
+        ? { messages: [new AIMessage(`Done: ${state.messages.at(-1)!.content}`)] }
+        : { messages: [new AIMessage({ content: "", tool_calls: [{ id: "email_1", name: "send_email", args: { to: "bob@example.com" } }] })] },
+    )
+    .addNode("tools", (state) => {
+      const call = (state.messages.at(-1) as AIMessage).tool_calls![0]!;
+      const answer = interrupt({ question: "Send this email?", to: call.args.to }) as { action: string };
+      return { messages: [new ToolMessage({ content: answer.action === "approve" ? "Email sent" : "Email cancelled", tool_call_id: call.id!, name: call.name })] };
+    })
+    .addEdge(START, "agent")
+    .addConditionalEdges("agent", (s) => ((s.messages.at(-1) as AIMessage).tool_calls?.length ? "tools" : END), ["tools", END])
+    .addEdge("tools", "agent")
+    .compile() as unknown as Graph;
+}
+
+for (const factory of saverFactories) {
+  describe(`Agent Server and SDK client on ${factory.name}`, () => {
+    const serve = serverPerTest(factory);
+
+    /** Creates a thread, streams the first turn and presses stop at `stop`. */
+    async function cancelledThread(mode: Mode, stop: Stop) {
+      const stopButton = new AbortController();
+      const agent = cancellingAgent(stop, stopButton);
+      const client = await serve(mode, agent.graph);
+      const { thread_id } = await client.threads.create();
+      const first = collect(
+        client.runs.stream(thread_id, "agent", { input: human(FIRST_QUESTION), streamMode: ["values", "messages-tuple"], signal: stopButton.signal, onDisconnect: "cancel" }),
+      );
+      await expect(first).rejects.toThrow(/abort/i);
+      await agent.serverAborted;
+      return { client, thread_id, model: agent.model };
+    }
+
+    describe.each(STOPS)("stop pressed %s", (stop) => {
+      it("the next message streams to completion through the sanitizer", async () => {
+        const { client, thread_id, model } = await cancelledThread("sanitized", stop);
+        const parts = await collect(client.runs.stream(thread_id, "agent", { input: human("Thanks, and tomorrow?"), streamMode: ["values", "messages-tuple"] }));
+        expect(parts.filter((p) => p.event === "error")).toEqual([]);
+        expect(parts.some((p) => p.event === "messages")).toBe(true);
+        const final = messagesOf(parts.filter((p) => p.event === "values").at(-1)!.data);
+        expect(final.at(-1)).toMatchObject({ type: "ai", content: "Happy to help with that." });
+        expect(model.rejections).toEqual([]);
+      });
+
+      it("the same sequence on the raw saver fails with the provider's error", async () => {
+        const { client, thread_id, model } = await cancelledThread("raw", stop);
+        const parts = await collect(client.runs.stream(thread_id, "agent", { input: human("Thanks, and tomorrow?"), streamMode: ["values"] }));
+        const errors = parts.filter((p) => p.event === "error");
+        expect(errors).toHaveLength(1);
+        expect(JSON.stringify(errors[0]!.data)).toContain("bedrock 400");
+        expect(model.rejections).toHaveLength(1);
+      });
+    });
+
+    it("threads.getState repairs a cancelled run's tail and getHistory preserves every tail, as the tail-policy table says", async () => {
+      const raw = await cancelledThread("raw", "mid-tool");
+      const sanitized = await cancelledThread("sanitized", "mid-tool");
+      const [rawState, state] = await Promise.all([raw.client.threads.getState(raw.thread_id), sanitized.client.threads.getState(sanitized.thread_id)]);
+      // Raw: the dangling tool calls. Sanitized: each answered by a placeholder, then a closing reply.
+      expect(messagesOf(rawState.values).map((m) => m.type)).toEqual(["human", "ai"]);
+      const repaired = messagesOf(state.values);
+      expect(repaired.map((m) => m.type)).toEqual(["human", "ai", "tool", "tool", "ai"]);
+      expect(repaired.slice(2).every((m) => m.id?.startsWith(SYNTHETIC_ID_PREFIX))).toBe(true);
+      expect(repaired.slice(2, 4).map((m) => m.tool_call_id)).toEqual(repaired[1]!.tool_calls!.map((c) => c.id));
+      // The pending step is reported as it is stored.
+      expect(state.next).toEqual(rawState.next);
+
+      const [rawHistory, history] = await Promise.all([raw.client.threads.getHistory(raw.thread_id), sanitized.client.threads.getHistory(sanitized.thread_id)]);
+      const shapes = (states: { values: unknown; next: string[] }[]) => states.map((s) => [s.next, messagesOf(s.values)?.map((m) => m.type) ?? []]);
+      expect(shapes(history)).toEqual(shapes(rawHistory));
+      expect(history.length).toBeGreaterThan(1);
+    });
+
+    it('a run with configurable.sanitizer "preserve" retries the cancelled step (input null) and completes', async () => {
+      const { client, thread_id } = await cancelledThread("sanitized", "mid-tool");
+      const parts = await collect(client.runs.stream(thread_id, "agent", { input: null, config: { configurable: { sanitizer: "preserve" } }, streamMode: ["values"] }));
+      expect(parts.filter((p) => p.event === "error")).toEqual([]);
+      const final = messagesOf(parts.filter((p) => p.event === "values").at(-1)!.data);
+      expect(final.map((m) => m.type)).toEqual(["human", "ai", "tool", "tool", "ai"]);
+      expect(final.some((m) => m.id?.startsWith(SYNTHETIC_ID_PREFIX))).toBe(false);
+
+      expect(final.filter((m) => m.type === "tool").map((m) => m.content)).toEqual(["Paris: 15°C", LOOKUP_RESULT]);
+
+      // Without the override the retry starts from the repaired tail: the tools see no open call, and the real results are lost.
+      const other = await cancelledThread("sanitized", "mid-tool");
+      const retried = await collect(other.client.runs.stream(other.thread_id, "agent", { input: null, streamMode: ["values"] }));
+      const lost = messagesOf(retried.filter((p) => p.event === "values").at(-1)!.data);
+      expect(lost.filter((m) => m.type === "tool").every((m) => m.id?.startsWith(SYNTHETIC_ID_PREFIX))).toBe(true);
+    });
+
+    it("human in the loop: pauses at interrupt(), getState shows it, and resume completes exactly as on the raw saver", async () => {
+      const run = async (mode: Mode) => {
+        const client = await serve(mode, approvalAgent());
+        const { thread_id } = await client.threads.create();
+        const paused = await collect(client.runs.stream(thread_id, "agent", { input: human("Email Bob"), streamMode: ["values", "updates"] }));
+        const waiting = await client.threads.getState(thread_id);
+        const resumed = await collect(client.runs.stream(thread_id, "agent", { command: { resume: { action: "approve" } }, streamMode: ["values"] }));
+        const done = await client.threads.getState(thread_id);
+        return { paused, waiting, resumed, done };
+      };
+      const raw = await run("raw");
+      const sanitized = await run("sanitized");
+      const comparable = (r: typeof raw) => ({
+        interruptUpdate: r.paused.filter((p) => p.event === "updates").map((p) => Object.keys(p.data as object)),
+        next: r.waiting.next,
+        interrupts: r.waiting.tasks.flatMap((t) => t.interrupts.map((i) => i.value)),
+        waitingMessages: messagesOf(r.waiting.values).map((m) => [m.type, m.content]),
+        resumedErrors: r.resumed.filter((p) => p.event === "error"),
+        doneMessages: messagesOf(r.done.values).map((m) => [m.type, m.content]),
+        doneNext: r.done.next,
+      });
+      expect(comparable(sanitized)).toEqual(comparable(raw));
+      expect(comparable(sanitized).interrupts).toEqual([{ question: "Send this email?", to: "bob@example.com" }]);
+      expect(comparable(sanitized).doneMessages.at(-1)).toEqual(["ai", "Done: Email sent"]);
+    });
+  });
+}
