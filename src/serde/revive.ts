@@ -35,9 +35,10 @@ function hasOnlyKeys(record: JsonObject, count: number): boolean {
 const isUndefinedRecord = (record: JsonObject) => record.lc === 2 && record.type === "undefined" && hasOnlyKeys(record, 2);
 
 /**
- * A value inside a message's kwargs, as stock leaves it: its `undefined`
- * records pass through JSON.stringify (a dropped key, or `null` in an array)
- * before `load()` copies it; anything `load()` would treat specially defers.
+ * A value inside a message's kwargs, as stock leaves it: it passes through
+ * JSON.stringify before `load()` copies it, so `undefined` records become a
+ * dropped key (or `null` in an array) and `-0` becomes `0`; anything `load()`
+ * would treat specially defers.
  */
 function reviveKwargsValue(value: JsonObject, depth: number): JsonObject {
   if (depth > MAX_KWARGS_DEPTH) throw NEEDS_STOCK_REVIVER;
@@ -45,6 +46,7 @@ function reviveKwargsValue(value: JsonObject, depth: number): JsonObject {
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
       if (isObject(item)) value[i] = isUndefinedRecord(item) ? null : reviveKwargsValue(item, depth + 1);
+      else if (item === 0) value[i] = 0;
     }
     return value;
   }
@@ -52,6 +54,7 @@ function reviveKwargsValue(value: JsonObject, depth: number): JsonObject {
   for (const key in value) {
     if (key === "__proto__" || key === "__lc_escaped__") throw NEEDS_STOCK_REVIVER;
     const item = value[key];
+    if (item === 0) value[key] = 0;
     if (!isObject(item)) continue;
     if (isUndefinedRecord(item)) delete value[key];
     else value[key] = reviveKwargsValue(item, depth + 1);
@@ -72,7 +75,7 @@ function reviveMessage(record: JsonObject): unknown {
     if (isObject(value)) {
       if (isUndefinedRecord(value)) continue;
       value = reviveKwargsValue(value, 2);
-    }
+    } else if (value === 0) value = 0;
     const mapped = entry.keyFor(key);
     if (mapped === undefined) throw NEEDS_STOCK_REVIVER;
     fields[mapped] = value;

@@ -179,6 +179,8 @@ describe("FastJsonPlusSerializer on shapes only the stock reviver handles", () =
     ["a kwargs key an object inherits", msg("HumanMessage", `{"content":"x","constructor":1,"toString":2}`)],
     ["an escaped object in kwargs", msg("AIMessage", `{"content":"x","additional_kwargs":{"a":{"__lc_escaped__":{"lc":1,"type":"secret","id":["K"]}}}}`)],
     ["undefined records nested in kwargs", msg("AIMessage", `{"content":[{"type":"text","text":"a","x":{"lc":2,"type":"undefined"}},{"lc":2,"type":"undefined"}],"usage_metadata":{"lc":2,"type":"undefined"}}`)],
+    ["-0 in kwargs, which JSON.stringify turns into 0", msg("AIMessage", `{"content":"x","additional_kwargs":{"a":-0,"b":[-0.0,{"c":-0}]},"usage_metadata":{"input_tokens":-0,"output_tokens":0,"total_tokens":0}}`)],
+    ["-0 outside any message, which stays -0", `{"a":-0,"b":[-0]}`],
     ["an undefined record with extra keys", `{"a":{"lc":2,"type":"undefined","b":1}}`],
     ["a __proto__ key", `{"a":{"__proto__":{"polluted":true}},"b":[{"__proto__":1}]}`],
     ["a __proto__ key in kwargs", msg("HumanMessage", `{"content":"x","additional_kwargs":{"__proto__":{"p":1}}}`)],
