@@ -149,9 +149,10 @@ export class IORedisSaver extends BaseCheckpointSaver {
       if (latest === undefined) return undefined;
       checkpointId = decodeId(latest);
     }
-    const stored = await this.client.hgetBuffer(keys.checkpoint, encodeId(checkpointId));
+    // The writes are read alongside the checkpoint rather than after it: one round trip fewer.
+    const [stored, pendingWrites] = await Promise.all([this.client.hgetBuffer(keys.checkpoint, encodeId(checkpointId)), this.readWrites(keys, checkpointId)]);
     if (!stored) return undefined;
-    return this.loadTuple(threadId, checkpointNs, checkpointId, keys, stored);
+    return this.loadTuple(threadId, checkpointNs, checkpointId, keys, stored, () => Promise.resolve(pendingWrites));
   }
 
   override async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
@@ -170,7 +171,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
           if (remaining <= 0) return;
           const stored = await this.client.hgetBuffer(keys.checkpoint, encodeId(checkpointId));
           if (!stored) continue;
-          const tuple = await this.loadTuple(thread, checkpointNs, checkpointId, keys, stored, filter);
+          const tuple = await this.loadTuple(thread, checkpointNs, checkpointId, keys, stored, () => this.readWrites(keys, checkpointId), filter);
           if (tuple === undefined) continue;
           remaining -= 1;
           yield tuple;
@@ -209,8 +210,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
     multi.hset(keys.checkpoint, encodeId(checkpoint.id), encodeFrame(header, [checkpointBytes, metadataBytes]));
     for (const [field, frame] of blobs) multi.hset(keys.blobs, field, frame);
     await this.refreshTtl(multi, threadId, checkpointNs);
-    await execAtomically(multi);
-    await this.client.sadd(this.keys.threads, encodeId(threadId));
+    await this.commit(multi, threadId);
     return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
   }
 
@@ -238,8 +238,16 @@ export class IORedisSaver extends BaseCheckpointSaver {
       multi.zadd(keys.writesIndex, 0, field);
     }
     await this.refreshTtl(multi, threadId, checkpointNs);
-    await execAtomically(multi);
-    await this.client.sadd(this.keys.threads, encodeId(threadId));
+    await this.commit(multi, threadId);
+  }
+
+  /**
+   * Runs `multi` and registers the thread for list() without a thread_id, in
+   * one round trip: the registry is in another Cluster slot, so it cannot join
+   * the transaction, and a registered thread whose write failed only lists nothing.
+   */
+  private async commit(multi: ChainableCommander, threadId: string): Promise<void> {
+    await Promise.all([execAtomically(multi), this.client.sadd(this.keys.threads, encodeId(threadId))]);
   }
 
   override async deleteThread(threadId: string): Promise<void> {
@@ -273,6 +281,8 @@ export class IORedisSaver extends BaseCheckpointSaver {
     checkpointId: string,
     keys: NamespaceKeys,
     stored: Buffer,
+    /** The checkpoint's pending writes, read only if the metadata passes `filter`. */
+    writes: () => Promise<CheckpointPendingWrite[]>,
     filter?: Record<string, unknown>,
   ): Promise<CheckpointTuple | undefined> {
     const { header, parts } = decodeFrame<CheckpointHeader>(stored);
@@ -284,7 +294,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
     const versions = Object.entries(checkpoint.channel_versions ?? {});
     const [blobs, pendingWrites] = await Promise.all([
       versions.length > 0 ? this.client.hmgetBuffer(keys.blobs, ...versions.map(([ch, v]) => blobField(ch, v))) : Promise.resolve([]),
-      this.readWrites(keys, checkpointId),
+      writes(),
     ]);
     const channelValues: Record<string, unknown> = {};
     await Promise.all(
