@@ -3,7 +3,8 @@
  * a scripted model as strict as Bedrock's Converse API about history, so a
  * fresh clone runs without an API key and a wedged thread shows as an error.
  * It looks up every question with a slow `search` tool: press stop (abort the
- * SDK stream) while it runs, then send another message.
+ * SDK stream) while it runs, then send another message. The model and graph
+ * are the test suite's own fixtures, so the example runs what the tests prove.
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { reactGraph } from "../../test/support/react-graph.js";
