@@ -98,11 +98,9 @@ export function reviveJsonPlus(value: unknown): unknown {
     return value;
   }
   if (value.lc === 2) {
-    if (value.type === "undefined") {
-      if (hasOnlyKeys(value, 2)) return undefined;
-      throw NEEDS_STOCK_REVIVER;
-    }
-    if (value.type === "constructor" || value.type === "delta_snapshot") throw NEEDS_STOCK_REVIVER;
+    if (isUndefinedRecord(value)) return undefined;
+    // Also an undefined record with other keys: the stock reviver walks them first.
+    if (value.type === "undefined" || value.type === "constructor" || value.type === "delta_snapshot") throw NEEDS_STOCK_REVIVER;
   } else if (value.lc === 1 && value.type === "constructor" && Array.isArray(value.id)) {
     return reviveMessage(value);
   }

@@ -3,7 +3,8 @@
  * `@langchain/langgraph-api` embed routes over HTTP on a loopback port) driven
  * by the real `@langchain/langgraph-sdk` client, on every backend. Runs are
  * cancelled the way browsers cancel them: the client aborts the SSE stream
- * ("stop"), the server sees the disconnect and aborts the graph.
+ * (the stop button) mid-tool, mid-LLM-stream or after one of two parallel
+ * tools, and the server sees the disconnect and aborts the graph.
  */
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { END, MessagesAnnotation, START, StateGraph, interrupt, type BaseCheckpointSaver } from "@langchain/langgraph";
@@ -11,9 +12,8 @@ import { Client } from "@langchain/langgraph-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAgentServer, type AgentServer } from "../../examples/agent-server/server.js";
 import { SanitizingCheckpointer, SYNTHETIC_ID_PREFIX } from "../../src/index.js";
-import { reactGraph, hangUntilAborted } from "../support/react-graph.js";
 import { saverFactories, saverPerTest, type SaverFactory } from "../support/savers.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../support/scenarios.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, stoppingAgent, type StopPoint } from "../support/scenarios.js";
 
 type Mode = "raw" | "sanitized";
 type Graph = Parameters<typeof startAgentServer>[0]["graphs"][string];
@@ -55,8 +55,7 @@ async function collect(parts: AsyncIterable<StreamPart>): Promise<StreamPart[]> 
   return out;
 }
 
-const STOPS = ["mid-tool", "mid-LLM-stream", "after-one-of-two-parallel-tools"] as const;
-type Stop = (typeof STOPS)[number];
+const STOPS = ["during-tools", "during-llm", "after-one-of-two-parallel-tools"] as const satisfies readonly StopPoint[];
 
 /**
  * The agent the server hosts, with the stop button wired in: at `stop` during
@@ -64,35 +63,17 @@ type Stop = (typeof STOPS)[number];
  * once the server has aborted the graph in turn. The model is as strict as
  * Bedrock, which rejects every history these cancellations leave.
  */
-function cancellingAgent(stop: Stop, stopButton: AbortController) {
+function cancellingAgent(stop: StopPoint, stopButton: AbortController) {
   let serverAborted!: () => void;
   const aborted = new Promise<void>((resolve) => (serverAborted = resolve));
-  const press = (signal: AbortSignal | undefined) => {
-    signal?.addEventListener("abort", () => serverAborted(), { once: true });
-    stopButton.abort();
-  };
-  let lookupDone = () => {};
-  const lookupFinished = new Promise<void>((resolve) => (lookupDone = resolve));
-  const model = agentModel("bedrock", (index, call, signal) => {
-    if (stop === "mid-LLM-stream" && call === 0 && index === 1) press(signal);
-  });
-  const { builder } = reactGraph({
-    model,
-    fanOut: stop === "after-one-of-two-parallel-tools" ? "send" : "node",
-    tools: {
-      search: async (_args, config) => {
-        if (stop === "mid-LLM-stream" || stopButton.signal.aborted) return "Paris: 15°C";
-        if (stop === "after-one-of-two-parallel-tools") await lookupFinished;
-        press(config.signal);
-        return hangUntilAborted(config.signal);
-      },
-      lookup: async () => {
-        // Let the sibling task's write reach the saver before search presses stop.
-        setTimeout(lookupDone, 30);
-        return LOOKUP_RESULT;
-      },
+  const { builder, model } = stoppingAgent(
+    stop,
+    (signal) => {
+      signal?.addEventListener("abort", () => serverAborted(), { once: true });
+      stopButton.abort();
     },
-  });
+    "bedrock",
+  );
   return { graph: builder.compile().withConfig({ durability: "sync" }) as unknown as Graph, serverAborted: aborted, model };
 }
 
@@ -120,7 +101,7 @@ for (const factory of saverFactories) {
     const serve = serverPerTest(factory);
 
     /** Creates a thread, streams the first turn and presses stop at `stop`. */
-    async function cancelledThread(mode: Mode, stop: Stop) {
+    async function cancelledThread(mode: Mode, stop: StopPoint) {
       const stopButton = new AbortController();
       const agent = cancellingAgent(stop, stopButton);
       const client = await serve(mode, agent.graph);
@@ -155,8 +136,8 @@ for (const factory of saverFactories) {
     });
 
     it("threads.getState repairs a cancelled run's tail and getHistory preserves every tail, as the tail-policy table says", async () => {
-      const raw = await cancelledThread("raw", "mid-tool");
-      const sanitized = await cancelledThread("sanitized", "mid-tool");
+      const raw = await cancelledThread("raw", "during-tools");
+      const sanitized = await cancelledThread("sanitized", "during-tools");
       const [rawState, state] = await Promise.all([raw.client.threads.getState(raw.thread_id), sanitized.client.threads.getState(sanitized.thread_id)]);
       // Raw: the dangling tool calls. Sanitized: each answered by a placeholder, then a closing reply.
       expect(messagesOf(rawState.values).map((m) => m.type)).toEqual(["human", "ai"]);
@@ -174,7 +155,7 @@ for (const factory of saverFactories) {
     });
 
     it('a run with configurable.sanitizer "preserve" retries the cancelled step (input null) and completes', async () => {
-      const { client, thread_id } = await cancelledThread("sanitized", "mid-tool");
+      const { client, thread_id } = await cancelledThread("sanitized", "during-tools");
       const parts = await collect(client.runs.stream(thread_id, "agent", { input: null, config: { configurable: { sanitizer: "preserve" } }, streamMode: ["values"] }));
       expect(parts.filter((p) => p.event === "error")).toEqual([]);
       const final = messagesOf(parts.filter((p) => p.event === "values").at(-1)!.data);
@@ -184,7 +165,7 @@ for (const factory of saverFactories) {
       expect(final.filter((m) => m.type === "tool").map((m) => m.content)).toEqual(["Paris: 15°C", LOOKUP_RESULT]);
 
       // Without the override the retry starts from the repaired tail: the tools see no open call, and the real results are lost.
-      const other = await cancelledThread("sanitized", "mid-tool");
+      const other = await cancelledThread("sanitized", "during-tools");
       const retried = await collect(other.client.runs.stream(other.thread_id, "agent", { input: null, streamMode: ["values"] }));
       const lost = messagesOf(retried.filter((p) => p.event === "values").at(-1)!.data);
       expect(lost.filter((m) => m.type === "tool").every((m) => m.id?.startsWith(SYNTHETIC_ID_PREFIX))).toBe(true);

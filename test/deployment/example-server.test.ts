@@ -6,24 +6,13 @@
 import { Client } from "@langchain/langgraph-sdk";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { deleteKeys } from "../support/savers.js";
+import { deleteKeys, unique } from "../support/savers.js";
 import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "../support/services.js";
-
-const unique = () => Math.random().toString(36).slice(2, 10);
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Starts the example with `env`; resolves with its URL once it prints its listening line. */
 function startExample(env: Record<string, string>, started: ChildProcess[]): Promise<string> {
@@ -108,7 +97,7 @@ describe("npm run serve:example", () => {
   it.each(BACKENDS.filter((b) => b.available))("serves on $name: a thread stopped mid-tool takes the next message", { timeout: 60_000 }, async (backend) => {
     const { env, cleanup } = backend.setup();
     cleanups.push(cleanup);
-    const url = await startExample({ ...env, PORT: String(await freePort()), SEARCH_DELAY_MS: "400" }, started);
+    const url = await startExample({ ...env, PORT: "0", SEARCH_DELAY_MS: "400" }, started);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:/);
     const client = new Client({ apiUrl: url });
     const { thread_id } = await client.threads.create();

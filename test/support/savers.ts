@@ -50,7 +50,8 @@ export const sqliteFactory: SaverFactory = {
   reader: (saver, serde) => new SqliteSaver((saver as SqliteSaver).db, serde),
 };
 
-const unique = () => randomUUID().replaceAll("-", "").slice(0, 12);
+/** A short random suffix for a test's own schema, key prefix or file. */
+export const unique = () => randomUUID().replaceAll("-", "").slice(0, 12);
 
 /** The official PostgresSaver, each instance in its own schema, dropped afterwards. */
 export const postgresFactory: SaverFactory = {

@@ -53,15 +53,24 @@ export function agentModel(
   });
 }
 
-/** Runs the first turn on `thread` and cancels it at `stop`. Returns the error the run ended with. */
-export async function cancelFirstTurn(checkpointer: BaseCheckpointSaver, stop: StopPoint, thread: string, mount: Mount = "root"): Promise<unknown> {
-  const controller = new AbortController();
-  const model = agentModel("openai", (index, call) => {
-    if (stop === "before-llm" && call === 0 && index === 0) controller.abort();
-    if (stop === "during-llm" && call === 0 && index === 1) controller.abort();
-    if (stop === "after-tools" && call === 1 && index === 0) controller.abort();
+/**
+ * The agent of a first turn that stops at `stop`: `onStop` is called there,
+ * once, with the signal of the model call or tool it stopped in, and the
+ * caller cancels the run from it. Later turns through the same graph run on.
+ */
+export function stoppingAgent(stop: StopPoint, onStop: (signal: AbortSignal | undefined) => void, profile: ProviderProfile = "openai") {
+  let stopped = false;
+  const press = (signal?: AbortSignal) => {
+    if (stopped) return;
+    stopped = true;
+    onStop(signal);
+  };
+  const model = agentModel(profile, (index, call, signal) => {
+    if (stop === "before-llm" && call === 0 && index === 0) press(signal);
+    if (stop === "during-llm" && call === 0 && index === 1) press(signal);
+    if (stop === "after-tools" && call === 1 && index === 0) press(signal);
   }, (call) => {
-    if (stop === "after-llm" && call === 0) controller.abort();
+    if (stop === "after-llm" && call === 0) press();
   });
   let lookupDone: () => void = () => {};
   const lookupFinished = new Promise<void>((resolve) => (lookupDone = resolve));
@@ -70,10 +79,10 @@ export async function cancelFirstTurn(checkpointer: BaseCheckpointSaver, stop: S
     fanOut: stop === "after-one-of-two-parallel-tools" ? "send" : "node",
     tools: {
       search: async (_args, config) => {
-        if (stop === "after-llm") throw new Error("no tool may start after the run was cancelled");
-        if (stop !== "during-tools" && stop !== "after-one-of-two-parallel-tools") return "Paris: 15°C";
+        if (config.signal?.aborted) throw new Error("no tool may start after the run was cancelled");
+        if (stopped || (stop !== "during-tools" && stop !== "after-one-of-two-parallel-tools")) return "Paris: 15°C";
         if (stop === "after-one-of-two-parallel-tools") await lookupFinished;
-        controller.abort();
+        press(config.signal);
         return hangUntilAborted(config.signal);
       },
       lookup: async () => {
@@ -83,6 +92,13 @@ export async function cancelFirstTurn(checkpointer: BaseCheckpointSaver, stop: S
       },
     },
   });
+  return { builder, model };
+}
+
+/** Runs the first turn on `thread` and cancels it at `stop`. Returns the error the run ended with. */
+export async function cancelFirstTurn(checkpointer: BaseCheckpointSaver, stop: StopPoint, thread: string, mount: Mount = "root"): Promise<unknown> {
+  const controller = new AbortController();
+  const { builder } = stoppingAgent(stop, () => controller.abort());
   const graph = mountAgent(builder, checkpointer, mount);
   try {
     // "sync" durability: every checkpoint is stored before the next step starts, so the thread is
