@@ -12,6 +12,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { redact } from "../../src/cli/stores.js";
 import { FastJsonPlusSerializer, SanitizingCheckpointer } from "../../src/index.js";
 import { IORedisSaver } from "../../src/redis/index.js";
 
@@ -25,9 +26,6 @@ export interface OpenCheckpointer {
   checkpointer: SanitizingCheckpointer;
   close(): Promise<void>;
 }
-
-/** A connection URL without its password, for printing. */
-const redact = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]+@/, "//$1:***@");
 
 export async function openCheckpointer(env: NodeJS.ProcessEnv = process.env): Promise<OpenCheckpointer> {
   const backend = (env.CHECKPOINTER ?? "sqlite") as Backend;

@@ -144,7 +144,7 @@ async function* pages(fetch: (after: ThreadRef | null) => Promise<ThreadRef[]>):
   }
 }
 
-/** A connection URL without its password, for messages. */
-function redact(url: string): string {
-  return url.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@");
+/** A connection URL without its password (with or without a user name, as in `redis://:pass@host`), for messages. */
+export function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
 }

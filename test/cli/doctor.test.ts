@@ -155,6 +155,7 @@ describe("doctor errors", () => {
     [["doctor", "--frobnicate"], "Unknown option '--frobnicate'"],
     [["repair"], "unknown command: repair"],
     [["doctor", "--redis", "redis://127.0.0.1:1"], "cannot reach Redis at redis://127.0.0.1:1"],
+    [["doctor", "--redis", "redis://:secret@127.0.0.1:1"], "cannot reach Redis at redis://:***@127.0.0.1:1"],
     [["doctor", "--postgres", "postgresql://postgres:secret@127.0.0.1:1/test"], "cannot reach Postgres at postgresql://postgres:***@127.0.0.1:1/test"],
   ])("%j exits 2 with one line saying what is wrong", async (argv, message) => {
     const err: string[] = [];
