@@ -6,12 +6,12 @@
  * (the stop button) mid-tool, mid-LLM-stream or after one of two parallel
  * tools, and the server sees the disconnect and aborts the graph.
  */
-import { AIMessage, ToolMessage } from "@langchain/core/messages";
-import { END, MessagesAnnotation, START, StateGraph, interrupt, type BaseCheckpointSaver } from "@langchain/langgraph";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAgentServer, type AgentServer } from "../../examples/agent-server/server.js";
 import { SanitizingCheckpointer, SYNTHETIC_ID_PREFIX } from "../../src/index.js";
+import { approvalAgent } from "../support/approval-agent.js";
 import { saverFactories, saverPerTest, type SaverFactory } from "../support/savers.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, stoppingAgent, type StopPoint } from "../support/scenarios.js";
 
@@ -75,25 +75,6 @@ function cancellingAgent(stop: StopPoint, stopButton: AbortController) {
     "bedrock",
   );
   return { graph: builder.compile().withConfig({ durability: "sync" }) as unknown as Graph, serverAborted: aborted, model };
-}
-
-/** An agent whose tool asks a human to approve the call first (`interrupt()`), as in the interrupt guide. */
-function approvalAgent() {
-  return new StateGraph(MessagesAnnotation)
-    .addNode("agent", (state) =>
-      state.messages.at(-1)?.type === "tool"
-        ? { messages: [new AIMessage(`Done: ${state.messages.at(-1)!.content}`)] }
-        : { messages: [new AIMessage({ content: "", tool_calls: [{ id: "email_1", name: "send_email", args: { to: "bob@example.com" } }] })] },
-    )
-    .addNode("tools", (state) => {
-      const call = (state.messages.at(-1) as AIMessage).tool_calls![0]!;
-      const answer = interrupt({ question: "Send this email?", to: call.args.to }) as { action: string };
-      return { messages: [new ToolMessage({ content: answer.action === "approve" ? "Email sent" : "Email cancelled", tool_call_id: call.id!, name: call.name })] };
-    })
-    .addEdge(START, "agent")
-    .addConditionalEdges("agent", (s) => ((s.messages.at(-1) as AIMessage).tool_calls?.length ? "tools" : END), ["tools", END])
-    .addEdge("tools", "agent")
-    .compile() as unknown as Graph;
 }
 
 for (const factory of saverFactories) {
@@ -173,7 +154,7 @@ for (const factory of saverFactories) {
 
     it("human in the loop: pauses at interrupt(), getState shows it, and resume completes exactly as on the raw saver", async () => {
       const run = async (mode: Mode) => {
-        const client = await serve(mode, approvalAgent());
+        const client = await serve(mode, approvalAgent().compile() as unknown as Graph);
         const { thread_id } = await client.threads.create();
         const paused = await collect(client.runs.stream(thread_id, "agent", { input: human("Email Bob"), streamMode: ["values", "updates"] }));
         const waiting = await client.threads.getState(thread_id);
