@@ -16,7 +16,18 @@ import { register } from "tsx/esm/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYNTHETIC_ID_PREFIX } from "../../src/index.js";
 import { FIRST_QUESTION, LOOKUP_RESULT } from "../support/scenarios.js";
-import { approvalRoundTrip, collect, errorsOf, finalMessages, historyShapes, human, messagesOf, type StreamPart } from "../support/sdk.js";
+import {
+  approvalRoundTrip,
+  cancelledThread,
+  collect,
+  errorsOf,
+  finalMessages,
+  firstTurnMidTool,
+  historyShapes,
+  human,
+  messagesOf,
+  type StreamPart,
+} from "../support/sdk.js";
 
 const GRAPHS = join(fileURLToPath(new URL(".", import.meta.url)), "fixtures", "server-graphs.ts");
 const VARIANTS = ["", "Factory", "Subgraph", "CreateAgent", "Approval"] as const;
@@ -50,39 +61,6 @@ afterAll(() => stop?.());
 type Mode = "raw" | "sanitized";
 const modes = [["raw"], ["sanitized"]] as const;
 
-/**
- * Starts the first turn on a new thread and returns once the model has asked for its tools (the slow `search`
- * is then running), with the run's id and the rest of its stream.
- */
-async function firstTurnMidTool(assistant: string, options: { signal?: AbortSignal; onDisconnect?: "cancel"; searchMs?: number } = {}) {
-  const { thread_id } = await client.threads.create();
-  const stream = client.runs.stream(thread_id, assistant, {
-    input: human(FIRST_QUESTION),
-    streamMode: ["updates"],
-    streamSubgraphs: true,
-    config: { configurable: options.searchMs === undefined ? {} : { search_ms: options.searchMs } },
-    signal: options.signal,
-    onDisconnect: options.onDisconnect,
-  })[Symbol.asyncIterator]();
-  let run_id = "";
-  for (;;) {
-    const { value, done } = await stream.next();
-    if (done) throw new Error(`the first turn on ${assistant} ended before its tools started`);
-    const part = value as StreamPart;
-    if (part.event === "metadata") run_id = (part.data as { run_id: string }).run_id;
-    if (part.event.startsWith("updates") && JSON.stringify(part.data).includes('"name":"search"')) break;
-  }
-  return { thread_id, run_id, rest: { [Symbol.asyncIterator]: () => stream } as AsyncIterable<StreamPart> };
-}
-
-/** Cancels the first turn mid-tool through the API, as a stop button backed by `runs.cancel` does. */
-async function cancelledThread(assistant: string) {
-  const { thread_id, run_id, rest } = await firstTurnMidTool(assistant);
-  await client.runs.cancel(thread_id, run_id, true, "interrupt");
-  await collect(rest);
-  return thread_id;
-}
-
 const followUp = (thread_id: string, assistant: string) =>
   collect(client.runs.stream(thread_id, assistant, { input: human(FOLLOW_UP), streamMode: ["values"] }));
 
@@ -102,12 +80,12 @@ function expectNextTurn(mode: Mode, parts: StreamPart[]) {
 describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () => {
   describe.each(modes)("%s graph", (mode) => {
     it("run cancelled mid-tool with runs.cancel(…, \"interrupt\"), then the next message", async () => {
-      const thread_id = await cancelledThread(mode);
+      const thread_id = await cancelledThread(client, mode);
       expectNextTurn(mode, await followUp(thread_id, mode));
     });
 
     it.each(["interrupt", "rollback"] as const)("double-texting with multitaskStrategy %s while a tool runs", async (strategy) => {
-      const { thread_id, rest } = await firstTurnMidTool(mode);
+      const { thread_id, rest } = await firstTurnMidTool(client, mode);
       const second = await collect(
         client.runs.stream(thread_id, mode, { input: human(FOLLOW_UP), multitaskStrategy: strategy, streamMode: ["values"] }),
       );
@@ -116,7 +94,7 @@ describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () 
     });
 
     it("double-texting with multitaskStrategy enqueue: both turns complete, in order", async () => {
-      const { thread_id, rest } = await firstTurnMidTool(mode, { searchMs: 300 });
+      const { thread_id, rest } = await firstTurnMidTool(client, mode, { searchMs: 300 });
       const second = await collect(
         client.runs.stream(thread_id, mode, { input: human(FOLLOW_UP), multitaskStrategy: "enqueue", streamMode: ["values"] }),
       );
@@ -135,7 +113,7 @@ describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () 
 
     it("stream dropped with onDisconnect \"cancel\", then the next message", async () => {
       const stopButton = new AbortController();
-      const { thread_id, run_id, rest } = await firstTurnMidTool(mode, { signal: stopButton.signal, onDisconnect: "cancel" });
+      const { thread_id, run_id, rest } = await firstTurnMidTool(client, mode, { signal: stopButton.signal, onDisconnect: "cancel" });
       stopButton.abort();
       // The SDK ends or rejects the aborted stream depending on where the abort lands; either way the server cancels.
       await collect(rest).catch(() => []);
@@ -145,13 +123,13 @@ describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () 
     });
 
     it.each(["Factory", "Subgraph", "CreateAgent"])("%s: cancelled mid-tool, then the next message", async (variant) => {
-      const thread_id = await cancelledThread(`${mode}${variant}`);
+      const thread_id = await cancelledThread(client, `${mode}${variant}`);
       expectNextTurn(mode, await followUp(thread_id, `${mode}${variant}`));
     });
   });
 
   it("getState after a cancel shows the repaired tail; getHistory equals raw", async () => {
-    const [raw, sanitized] = await Promise.all([cancelledThread("raw"), cancelledThread("sanitized")]);
+    const [raw, sanitized] = await Promise.all([cancelledThread(client, "raw"), cancelledThread(client, "sanitized")]);
     const [rawState, state] = await Promise.all([client.threads.getState(raw), client.threads.getState(sanitized)]);
     expect(messagesOf(rawState.values).map((m) => m.type)).toEqual(["human", "ai"]);
     const repaired = messagesOf(state.values);
@@ -193,7 +171,7 @@ describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () 
 
   it('input null with configurable.sanitizer "preserve" retries the cancelled tools with their real results, as raw does', async () => {
     const retry = async (assistant: Mode) => {
-      const thread_id = await cancelledThread(assistant);
+      const thread_id = await cancelledThread(client, assistant);
       const parts = await collect(
         client.runs.stream(thread_id, assistant, { input: null, config: { configurable: { sanitizer: "preserve", search_ms: 1 } }, streamMode: ["values"] }),
       );

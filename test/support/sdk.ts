@@ -1,5 +1,6 @@
 /** Driving an Agent Server through `@langchain/langgraph-sdk`, as apps do: inputs, streams, states. */
 import type { Client } from "@langchain/langgraph-sdk";
+import { FIRST_QUESTION } from "./scenarios.js";
 
 export interface StreamPart {
   event: string;
@@ -51,4 +52,45 @@ export async function approvalRoundTrip(client: Client, assistantId: string) {
     doneMessages: messagesOf(done.values).map((m) => [m.type, m.content]),
     doneNext: done.next,
   };
+}
+
+/** Options of {@link firstTurnMidTool}. */
+export interface FirstTurnOptions {
+  signal?: AbortSignal;
+  onDisconnect?: "cancel";
+  /** Passed to the graph as `configurable.search_ms`. */
+  searchMs?: number;
+}
+
+/**
+ * Starts the first turn (FIRST_QUESTION) on a new thread and returns once the model has asked for its tools (its
+ * slow `search` tool is then running), with the run's id and the rest of its stream.
+ */
+export async function firstTurnMidTool(client: Client, assistant: string, options: FirstTurnOptions = {}) {
+  const { thread_id } = await client.threads.create();
+  const stream = client.runs.stream(thread_id, assistant, {
+    input: human(FIRST_QUESTION),
+    streamMode: ["updates"],
+    streamSubgraphs: true,
+    config: { configurable: options.searchMs === undefined ? {} : { search_ms: options.searchMs } },
+    signal: options.signal,
+    onDisconnect: options.onDisconnect,
+  })[Symbol.asyncIterator]();
+  let run_id = "";
+  for (;;) {
+    const { value, done } = await stream.next();
+    if (done) throw new Error(`the first turn on ${assistant} ended before its tools started`);
+    const part = value as StreamPart;
+    if (part.event === "metadata") run_id = (part.data as { run_id: string }).run_id;
+    if (part.event.startsWith("updates") && JSON.stringify(part.data).includes('"name":"search"')) break;
+  }
+  return { thread_id, run_id, rest: { [Symbol.asyncIterator]: () => stream } as AsyncIterable<StreamPart> };
+}
+
+/** Cancels the first turn mid-tool through the API, as a stop button backed by `runs.cancel` does. */
+export async function cancelledThread(client: Client, assistant: string) {
+  const { thread_id, run_id, rest } = await firstTurnMidTool(client, assistant);
+  await client.runs.cancel(thread_id, run_id, true, "interrupt");
+  await collect(rest);
+  return thread_id;
 }
