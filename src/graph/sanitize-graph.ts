@@ -74,7 +74,7 @@ export function sanitizeGraph<T>(graph: T, options: SanitizingCheckpointerOption
 function protect<T>(target: T, protection: Protection): T {
   if (typeof target === "function") return protectFactory(target as (...args: unknown[]) => unknown, protection) as T;
   if (isAgent(target)) {
-    protectGraph(target.graph, protection);
+    protect(target.graph, protection);
     protectWithConfig(target, protection);
     return target;
   }

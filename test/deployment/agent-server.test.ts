@@ -4,22 +4,24 @@
  * by the real `@langchain/langgraph-sdk` client, on every backend. Runs are
  * cancelled the way browsers cancel them: the client aborts the SSE stream
  * (the stop button) mid-tool, mid-LLM-stream or after one of two parallel
- * tools, and the server sees the disconnect and aborts the graph.
+ * tools, and the server sees the disconnect and aborts the graph. The embed
+ * server takes any checkpointer, so `sanitizeGraph` runs here on every backend.
  */
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAgentServer, type AgentServer } from "../../examples/agent-server/server.js";
-import { SanitizingCheckpointer, SYNTHETIC_ID_PREFIX } from "../../src/index.js";
+import { sanitizeGraph, SanitizingCheckpointer, SYNTHETIC_ID_PREFIX } from "../../src/index.js";
 import { approvalAgent } from "../support/approval-agent.js";
 import { approvalRoundTrip, collect, historyShapes, human, messagesOf } from "../support/sdk.js";
 import { saverFactories, saverPerTest, type SaverFactory } from "../support/savers.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, stoppingAgent, type StopPoint } from "../support/scenarios.js";
 
-type Mode = "raw" | "sanitized";
+/** The server's checkpointer raw, wrapped in SanitizingCheckpointer, or raw with the graph wrapped by sanitizeGraph. */
+type Mode = "raw" | "sanitized" | "sanitizeGraph";
 type Graph = Parameters<typeof startAgentServer>[0]["graphs"][string];
 
-/** For use inside a `describe`: starts a server per call (raw or sanitized saver), all closed after the test. */
+/** For use inside a `describe`: starts a server per call (see Mode), all closed after the test. */
 function serverPerTest(factory: SaverFactory) {
   const open = saverPerTest(factory);
   const started: AgentServer[] = [];
@@ -28,8 +30,8 @@ function serverPerTest(factory: SaverFactory) {
   });
   return async (mode: Mode, graph: Graph) => {
     const saver: BaseCheckpointSaver = await open();
-    const checkpointer = mode === "raw" ? saver : new SanitizingCheckpointer(saver);
-    const server = await startAgentServer({ graphs: { agent: graph }, checkpointer });
+    const checkpointer = mode === "sanitized" ? new SanitizingCheckpointer(saver) : saver;
+    const server = await startAgentServer({ graphs: { agent: mode === "sanitizeGraph" ? sanitizeGraph(graph) : graph }, checkpointer });
     started.push(server);
     return new Client({ apiUrl: server.url });
   };
@@ -76,8 +78,8 @@ for (const factory of saverFactories) {
     }
 
     describe.each(STOPS)("stop pressed %s", (stop) => {
-      it("the next message streams to completion through the sanitizer", async () => {
-        const { client, thread_id, model } = await cancelledThread("sanitized", stop);
+      it.each(["sanitized", "sanitizeGraph"] as const)("the next message streams to completion (%s)", async (mode) => {
+        const { client, thread_id, model } = await cancelledThread(mode, stop);
         const parts = await collect(client.runs.stream(thread_id, "agent", { input: human("Thanks, and tomorrow?"), streamMode: ["values", "messages-tuple"] }));
         expect(parts.filter((p) => p.event === "error")).toEqual([]);
         expect(parts.some((p) => p.event === "messages")).toBe(true);

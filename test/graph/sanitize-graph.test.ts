@@ -88,6 +88,10 @@ describe("sanitizeGraph", () => {
     const configured = agent.withConfig({ tags: ["x"] });
     configured.graph.checkpointer = saver;
     expect((configured.graph.checkpointer as SanitizingCheckpointer).inner).toBe(saver);
+    // Its inner graph's own .withConfig: how `durability` reaches the graph the server runs.
+    const inner = agent.graph.withConfig({ durability: "sync" });
+    inner.checkpointer = saver;
+    expect((inner.checkpointer as SanitizingCheckpointer).inner).toBe(saver);
   });
 
   it("a thread cancelled mid-tool continues on a graph whose saver was assigned after compile", async () => {
