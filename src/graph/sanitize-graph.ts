@@ -41,7 +41,9 @@ interface Protection {
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 
 function isCompiledGraph(value: unknown): value is CompiledGraphLike {
-  return isObject(value) && "checkpointer" in value && typeof value.getState === "function" && typeof value.withConfig === "function";
+  return (
+    isObject(value) && "checkpointer" in value && typeof value.getState === "function" && typeof value.withConfig === "function"
+  );
 }
 
 function isAgent(value: unknown): value is AgentLike {
@@ -83,9 +85,9 @@ function protect<T>(target: T, protection: Protection): T {
     protectWithConfig(target, protection);
     return target;
   }
+  const got = isObject(target) && typeof target.compile === "function" ? "an uncompiled graph: call .compile() first" : typeof target;
   throw new TypeError(
-    "sanitizeGraph needs a compiled graph (builder.compile()), a createAgent agent or a function returning one; " +
-      `got ${isObject(target) && typeof target.compile === "function" ? "an uncompiled graph: call .compile() first" : typeof target}.`,
+    `sanitizeGraph needs a compiled graph (builder.compile()), a createAgent agent or a function returning one; got ${got}.`,
   );
 }
 

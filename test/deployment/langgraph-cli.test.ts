@@ -40,7 +40,8 @@ describe("langgraphjs dev on examples/langgraph-dev", () => {
 
     const thread_id = await cancelledThread(client, "agent");
     try {
-      const parts = await collect(client.runs.stream(thread_id, "agent", { input: human("And in Seoul?"), streamMode: ["values"] }));
+      const next = client.runs.stream(thread_id, "agent", { input: human("And in Seoul?"), streamMode: ["values"] });
+      const parts = await collect(next);
       expect(errorsOf(parts)).toEqual([]);
       expect(finalMessages(parts).map((m) => [m.type, m.content])).toEqual([
         ["human", FIRST_QUESTION],

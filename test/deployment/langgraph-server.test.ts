@@ -113,7 +113,8 @@ describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () 
 
     it("stream dropped with onDisconnect \"cancel\", then the next message", async () => {
       const stopButton = new AbortController();
-      const { thread_id, run_id, rest } = await firstTurnMidTool(client, mode, { signal: stopButton.signal, onDisconnect: "cancel" });
+      const dropped = { signal: stopButton.signal, onDisconnect: "cancel" } as const;
+      const { thread_id, run_id, rest } = await firstTurnMidTool(client, mode, dropped);
       stopButton.abort();
       // The SDK ends or rejects the aborted stream depending on where the abort lands; either way the server cancels.
       await collect(rest).catch(() => []);
@@ -138,7 +139,7 @@ describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () 
     // `next` still shows the cancelled step: the repair changes messages, not the pending tasks.
     expect(state.next).toEqual(["tools"]);
     expect(state.next).toEqual(rawState.next);
-    const [rawHistory, history] = await Promise.all([client.threads.getHistory(raw), client.threads.getHistory(sanitized)]);
+    const [rawHistory, history] = await Promise.all([raw, sanitized].map((thread) => client.threads.getHistory(thread)));
     expect(history.length).toBeGreaterThan(1);
     expect(historyShapes(history)).toEqual(historyShapes(rawHistory));
   });
@@ -147,14 +148,19 @@ describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () 
     const read = async (assistant: Mode) => {
       const { thread_id } = await client.threads.create();
       const parts = await collect(
-        client.runs.stream(thread_id, assistant, { input: human(FIRST_QUESTION), config: { configurable: { search_ms: 1 } }, streamMode: ["values"] }),
+        client.runs.stream(thread_id, assistant, {
+          input: human(FIRST_QUESTION),
+          config: { configurable: { search_ms: 1 } },
+          streamMode: ["values"],
+        }),
       );
       expect(errorsOf(parts)).toEqual([]);
       const state = await client.threads.getState(thread_id);
       const history = await client.threads.getHistory(thread_id);
       // Ids are random per thread; the rest must match.
       const content = (values: unknown) => messagesOf(values).map((m) => [m.type, m.content, m.tool_calls?.length ?? 0]);
-      return { values: content(state.values), next: state.next, history: history.map((s) => [s.next, content(s.values), s.metadata?.step]) };
+      const steps = history.map((s) => [s.next, content(s.values), s.metadata?.step]);
+      return { values: content(state.values), next: state.next, history: steps };
     };
     const [raw, sanitized] = [await read("raw"), await read("sanitized")];
     expect(sanitized).toEqual(raw);
@@ -173,7 +179,11 @@ describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () 
     const retry = async (assistant: Mode) => {
       const thread_id = await cancelledThread(client, assistant);
       const parts = await collect(
-        client.runs.stream(thread_id, assistant, { input: null, config: { configurable: { sanitizer: "preserve", search_ms: 1 } }, streamMode: ["values"] }),
+        client.runs.stream(thread_id, assistant, {
+          input: null,
+          config: { configurable: { sanitizer: "preserve", search_ms: 1 } },
+          streamMode: ["values"],
+        }),
       );
       expect(errorsOf(parts)).toEqual([]);
       return finalMessages(parts).map((m) => [m.type, m.content, m.id?.startsWith(SYNTHETIC_ID_PREFIX) ?? false]);

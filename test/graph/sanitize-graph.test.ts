@@ -100,10 +100,11 @@ describe("sanitizeGraph", () => {
     // The raw graph, given the saver the same way, sends the broken history to the strict model.
     const raw = stoppingAgent("during-tools", () => {}, "bedrock").builder.compile();
     raw.checkpointer = saver;
-    await expect(raw.invoke({ messages: [new HumanMessage("Thanks, and tomorrow?")] }, { configurable: { thread_id: "t1" } })).rejects.toThrow(/bedrock 400/);
+    const nextTurn = { messages: [new HumanMessage("Thanks, and tomorrow?")] };
+    await expect(raw.invoke(nextTurn, { configurable: { thread_id: "t1" } })).rejects.toThrow(/bedrock 400/);
     const graph = sanitizeGraph(stoppingAgent("during-tools", () => {}, "bedrock").builder.compile());
     graph.checkpointer = saver;
-    const state = await graph.invoke({ messages: [new HumanMessage("Thanks, and tomorrow?")] }, { configurable: { thread_id: "t1" } });
+    const state = await graph.invoke(nextTurn, { configurable: { thread_id: "t1" } });
     const messages = state.messages as BaseMessage[];
     expect(messages[0]!.content).toBe(FIRST_QUESTION);
     expect(messages.at(-1)!.content).toBe("Happy to help with that.");

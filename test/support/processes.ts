@@ -12,7 +12,12 @@ export interface SpawnOptions {
  * Spawns `command` in its own process group (so that stopping it stops its children, such as npm's or a CLI's
  * server) and records it in `started`. Resolves with the match of `ready`; rejects if it exits first.
  */
-export function spawnUntilReady(command: string, args: string[], { env, cwd, ready }: SpawnOptions, started: ChildProcess[]): Promise<RegExpExecArray> {
+export function spawnUntilReady(
+  command: string,
+  args: string[],
+  { env, cwd, ready }: SpawnOptions,
+  started: ChildProcess[],
+): Promise<RegExpExecArray> {
   const child = spawn(command, args, { env, cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   started.push(child);
   let output = "";
@@ -24,7 +29,7 @@ export function spawnUntilReady(command: string, args: string[], { env, cwd, rea
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`${command} ${args.join(" ")} exited with ${code} before it was ready:\n${output}`)));
+    child.once("exit", (code) => reject(new Error(`${command} ${args.join(" ")} exited with ${code} before ready:\n${output}`)));
   });
 }
 

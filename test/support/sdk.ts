@@ -39,9 +39,13 @@ export const historyShapes = (states: { values: unknown; next: string[] }[]) =>
  */
 export async function approvalRoundTrip(client: Client, assistantId: string) {
   const { thread_id } = await client.threads.create();
-  const paused = await collect(client.runs.stream(thread_id, assistantId, { input: human("Email Bob"), streamMode: ["values", "updates"] }));
+  const paused = await collect(
+    client.runs.stream(thread_id, assistantId, { input: human("Email Bob"), streamMode: ["values", "updates"] }),
+  );
   const waiting = await client.threads.getState(thread_id);
-  const resumed = await collect(client.runs.stream(thread_id, assistantId, { command: { resume: { action: "approve" } }, streamMode: ["values"] }));
+  const resumed = await collect(
+    client.runs.stream(thread_id, assistantId, { command: { resume: { action: "approve" } }, streamMode: ["values"] }),
+  );
   const done = await client.threads.getState(thread_id);
   return {
     interruptUpdate: paused.filter((p) => p.event === "updates").map((p) => Object.keys(p.data as object)),
