@@ -16,3 +16,4 @@ export {
 export { POLICY_CONFIG_KEY, type SanitizerPolicy } from "./checkpointer/tail-policy.js";
 export { hasPendingInterrupt, hasPendingTasks } from "./checkpointer/thread-state.js";
 export { FastJsonPlusSerializer } from "./serde/fast-jsonplus-serializer.js";
+export { sanitizeGraph } from "./graph/sanitize-graph.js";

@@ -64,6 +64,38 @@ function assertChannels(channels: unknown): void {
   }
 }
 
+/** Options of {@link SanitizingCheckpointer}, validated and resolved. @internal */
+export interface ResolvedSanitizerOptions {
+  policy: SanitizerPolicy;
+  settings: TupleRepairSettings;
+  onRepair: ((event: RepairEvent) => void) | undefined;
+}
+
+/**
+ * Validates `options` and resolves them, throwing a `TypeError` that names the bad option. Shared with
+ * `sanitizeGraph`, which validates when it is called, before any checkpointer exists to wrap.
+ * @internal
+ */
+export function resolveSanitizerOptions(options: SanitizingCheckpointerOptions = {}): ResolvedSanitizerOptions {
+  const policy = options.policy ?? "auto";
+  assertOneOf("policy", policy, POLICIES);
+  assertChannels(options.channels);
+  if (options.onRepair !== undefined && typeof options.onRepair !== "function") {
+    throw new TypeError("onRepair must be a function.");
+  }
+  if (options.bridgeRole !== undefined) assertOneOf("bridgeRole", options.bridgeRole, BRIDGE_ROLES);
+  // Resolved once so that bad marker texts fail here, not on the first broken read.
+  const markers = resolveMarkers(options.markers);
+  return {
+    policy,
+    onRepair: options.onRepair,
+    settings: {
+      channels: options.channels ? [...options.channels] : undefined,
+      repair: { markers, ...(options.bridgeRole !== undefined ? { bridgeRole: options.bridgeRole } : {}) },
+    },
+  };
+}
+
 /**
  * A checkpointer that wraps any other and hands every graph and subgraph a
  * well-formed chat history: the message channels of what `getTuple` and
@@ -93,22 +125,11 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   constructor(inner: BaseCheckpointSaver<V>, options: SanitizingCheckpointerOptions = {}) {
     assertSaver(inner);
     super(inner.serde);
-    const policy = options.policy ?? "auto";
-    assertOneOf("policy", policy, POLICIES);
-    assertChannels(options.channels);
-    if (options.onRepair !== undefined && typeof options.onRepair !== "function") {
-      throw new TypeError("onRepair must be a function.");
-    }
-    if (options.bridgeRole !== undefined) assertOneOf("bridgeRole", options.bridgeRole, BRIDGE_ROLES);
-    // Resolved once so that bad marker texts fail here, not on the first broken read.
-    const markers = resolveMarkers(options.markers);
+    const resolved = resolveSanitizerOptions(options);
     this.inner = inner;
-    this.policy = policy;
-    this.onRepair = options.onRepair;
-    this.settings = {
-      channels: options.channels ? [...options.channels] : undefined,
-      repair: { markers, ...(options.bridgeRole !== undefined ? { bridgeRole: options.bridgeRole } : {}) },
-    };
+    this.policy = resolved.policy;
+    this.onRepair = resolved.onRepair;
+    this.settings = resolved.settings;
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {

@@ -4,35 +4,24 @@
  * by the real `@langchain/langgraph-sdk` client, on every backend. Runs are
  * cancelled the way browsers cancel them: the client aborts the SSE stream
  * (the stop button) mid-tool, mid-LLM-stream or after one of two parallel
- * tools, and the server sees the disconnect and aborts the graph.
+ * tools, and the server sees the disconnect and aborts the graph. The embed
+ * server takes any checkpointer, so `sanitizeGraph` runs here on every backend.
  */
-import { AIMessage, ToolMessage } from "@langchain/core/messages";
-import { END, MessagesAnnotation, START, StateGraph, interrupt, type BaseCheckpointSaver } from "@langchain/langgraph";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAgentServer, type AgentServer } from "../../examples/agent-server/server.js";
-import { SanitizingCheckpointer, SYNTHETIC_ID_PREFIX } from "../../src/index.js";
+import { sanitizeGraph, SanitizingCheckpointer, SYNTHETIC_ID_PREFIX } from "../../src/index.js";
+import { approvalAgent } from "../support/approval-agent.js";
+import { approvalRoundTrip, collect, historyShapes, human, messagesOf } from "../support/sdk.js";
 import { saverFactories, saverPerTest, type SaverFactory } from "../support/savers.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, stoppingAgent, type StopPoint } from "../support/scenarios.js";
 
-type Mode = "raw" | "sanitized";
+/** The server's checkpointer raw, wrapped in SanitizingCheckpointer, or raw with the graph wrapped by sanitizeGraph. */
+type Mode = "raw" | "sanitized" | "sanitizeGraph";
 type Graph = Parameters<typeof startAgentServer>[0]["graphs"][string];
-interface StreamPart {
-  event: string;
-  data: unknown;
-}
-interface WireMessage {
-  type: string;
-  id?: string;
-  content: unknown;
-  tool_calls?: { id: string }[];
-  tool_call_id?: string;
-}
 
-const human = (content: string) => ({ messages: [{ type: "human", content }] });
-const messagesOf = (values: unknown) => (values as { messages: WireMessage[] }).messages;
-
-/** For use inside a `describe`: starts a server per call (raw or sanitized saver), all closed after the test. */
+/** For use inside a `describe`: starts a server per call (see Mode), all closed after the test. */
 function serverPerTest(factory: SaverFactory) {
   const open = saverPerTest(factory);
   const started: AgentServer[] = [];
@@ -41,18 +30,11 @@ function serverPerTest(factory: SaverFactory) {
   });
   return async (mode: Mode, graph: Graph) => {
     const saver: BaseCheckpointSaver = await open();
-    const checkpointer = mode === "raw" ? saver : new SanitizingCheckpointer(saver);
-    const server = await startAgentServer({ graphs: { agent: graph }, checkpointer });
+    const checkpointer = mode === "sanitized" ? new SanitizingCheckpointer(saver) : saver;
+    const server = await startAgentServer({ graphs: { agent: mode === "sanitizeGraph" ? sanitizeGraph(graph) : graph }, checkpointer });
     started.push(server);
     return new Client({ apiUrl: server.url });
   };
-}
-
-/** Streams a run to its end, collecting every part (an aborted stream rejects). */
-async function collect(parts: AsyncIterable<StreamPart>): Promise<StreamPart[]> {
-  const out: StreamPart[] = [];
-  for await (const part of parts) out.push(part);
-  return out;
 }
 
 const STOPS = ["during-tools", "during-llm", "after-one-of-two-parallel-tools"] as const satisfies readonly StopPoint[];
@@ -77,25 +59,6 @@ function cancellingAgent(stop: StopPoint, stopButton: AbortController) {
   return { graph: builder.compile().withConfig({ durability: "sync" }) as unknown as Graph, serverAborted: aborted, model };
 }
 
-/** An agent whose tool asks a human to approve the call first (`interrupt()`), as in the interrupt guide. */
-function approvalAgent() {
-  return new StateGraph(MessagesAnnotation)
-    .addNode("agent", (state) =>
-      state.messages.at(-1)?.type === "tool"
-        ? { messages: [new AIMessage(`Done: ${state.messages.at(-1)!.content}`)] }
-        : { messages: [new AIMessage({ content: "", tool_calls: [{ id: "email_1", name: "send_email", args: { to: "bob@example.com" } }] })] },
-    )
-    .addNode("tools", (state) => {
-      const call = (state.messages.at(-1) as AIMessage).tool_calls![0]!;
-      const answer = interrupt({ question: "Send this email?", to: call.args.to }) as { action: string };
-      return { messages: [new ToolMessage({ content: answer.action === "approve" ? "Email sent" : "Email cancelled", tool_call_id: call.id!, name: call.name })] };
-    })
-    .addEdge(START, "agent")
-    .addConditionalEdges("agent", (s) => ((s.messages.at(-1) as AIMessage).tool_calls?.length ? "tools" : END), ["tools", END])
-    .addEdge("tools", "agent")
-    .compile() as unknown as Graph;
-}
-
 for (const factory of saverFactories) {
   describe(`Agent Server and SDK client on ${factory.name}`, () => {
     const serve = serverPerTest(factory);
@@ -115,8 +78,8 @@ for (const factory of saverFactories) {
     }
 
     describe.each(STOPS)("stop pressed %s", (stop) => {
-      it("the next message streams to completion through the sanitizer", async () => {
-        const { client, thread_id, model } = await cancelledThread("sanitized", stop);
+      it.each(["sanitized", "sanitizeGraph"] as const)("the next message streams to completion (%s)", async (mode) => {
+        const { client, thread_id, model } = await cancelledThread(mode, stop);
         const parts = await collect(client.runs.stream(thread_id, "agent", { input: human("Thanks, and tomorrow?"), streamMode: ["values", "messages-tuple"] }));
         expect(parts.filter((p) => p.event === "error")).toEqual([]);
         expect(parts.some((p) => p.event === "messages")).toBe(true);
@@ -149,8 +112,7 @@ for (const factory of saverFactories) {
       expect(state.next).toEqual(rawState.next);
 
       const [rawHistory, history] = await Promise.all([raw.client.threads.getHistory(raw.thread_id), sanitized.client.threads.getHistory(sanitized.thread_id)]);
-      const shapes = (states: { values: unknown; next: string[] }[]) => states.map((s) => [s.next, messagesOf(s.values)?.map((m) => m.type) ?? []]);
-      expect(shapes(history)).toEqual(shapes(rawHistory));
+      expect(historyShapes(history)).toEqual(historyShapes(rawHistory));
       expect(history.length).toBeGreaterThan(1);
     });
 
@@ -172,29 +134,12 @@ for (const factory of saverFactories) {
     });
 
     it("human in the loop: pauses at interrupt(), getState shows it, and resume completes exactly as on the raw saver", async () => {
-      const run = async (mode: Mode) => {
-        const client = await serve(mode, approvalAgent());
-        const { thread_id } = await client.threads.create();
-        const paused = await collect(client.runs.stream(thread_id, "agent", { input: human("Email Bob"), streamMode: ["values", "updates"] }));
-        const waiting = await client.threads.getState(thread_id);
-        const resumed = await collect(client.runs.stream(thread_id, "agent", { command: { resume: { action: "approve" } }, streamMode: ["values"] }));
-        const done = await client.threads.getState(thread_id);
-        return { paused, waiting, resumed, done };
-      };
+      const run = async (mode: Mode) => approvalRoundTrip(await serve(mode, approvalAgent().compile() as unknown as Graph), "agent");
       const raw = await run("raw");
       const sanitized = await run("sanitized");
-      const comparable = (r: typeof raw) => ({
-        interruptUpdate: r.paused.filter((p) => p.event === "updates").map((p) => Object.keys(p.data as object)),
-        next: r.waiting.next,
-        interrupts: r.waiting.tasks.flatMap((t) => t.interrupts.map((i) => i.value)),
-        waitingMessages: messagesOf(r.waiting.values).map((m) => [m.type, m.content]),
-        resumedErrors: r.resumed.filter((p) => p.event === "error"),
-        doneMessages: messagesOf(r.done.values).map((m) => [m.type, m.content]),
-        doneNext: r.done.next,
-      });
-      expect(comparable(sanitized)).toEqual(comparable(raw));
-      expect(comparable(sanitized).interrupts).toEqual([{ question: "Send this email?", to: "bob@example.com" }]);
-      expect(comparable(sanitized).doneMessages.at(-1)).toEqual(["ai", "Done: Email sent"]);
+      expect(sanitized).toEqual(raw);
+      expect(sanitized.interrupts).toEqual([{ question: "Send this email?", to: "bob@example.com" }]);
+      expect(sanitized.doneMessages.at(-1)).toEqual(["ai", "Done: Email sent"]);
     });
   });
 }

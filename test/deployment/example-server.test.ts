@@ -4,32 +4,21 @@
  * presses stop while the search tool runs, then sends the next message.
  */
 import { Client } from "@langchain/langgraph-sdk";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
+import { spawnUntilReady, stopAll } from "../support/processes.js";
 import { deleteKeys, unique } from "../support/savers.js";
 import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "../support/services.js";
 
 /** Starts the example with `env`; resolves with its URL once it prints its listening line. */
-function startExample(env: Record<string, string>, started: ChildProcess[]): Promise<string> {
-  // Its own process group, so stopping it also stops npm's children.
-  const child = spawn("npm", ["run", "--silent", "serve:example"], { env: { ...process.env, ...env }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  started.push(child);
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-      if (url) resolve(url);
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`serve:example exited with ${code} before listening:\n${output}`)));
-  });
+async function startExample(env: Record<string, string>, started: ChildProcess[]): Promise<string> {
+  const ready = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
+  return (await spawnUntilReady("npm", ["run", "--silent", "serve:example"], { env: { ...process.env, ...env }, ready }, started))[1]!;
 }
 
 interface Backend {
@@ -85,12 +74,7 @@ describe("npm run serve:example", () => {
   const started: ChildProcess[] = [];
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
-    for (const child of started.splice(0)) {
-      if (child.exitCode !== null) continue;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      process.kill(-child.pid!, "SIGTERM");
-      await exited;
-    }
+    await stopAll(started);
     await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
   });
 

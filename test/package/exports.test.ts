@@ -49,4 +49,14 @@ describe("package entry points", () => {
     const main = run(["-e", `require("langgraph-checkpoint-sanitizer"); console.log(Object.keys(require.cache).some((f) => f.includes("/ioredis/")))`]);
     expect(main).toBe("false");
   });
+
+  it("exports sanitizeGraph without loading @langchain/langgraph or langchain (graphs are recognized by shape)", () => {
+    const out = run([
+      "-e",
+      `const { sanitizeGraph } = require("langgraph-checkpoint-sanitizer");
+       const loaded = Object.keys(require.cache).filter((f) => f.includes("/@langchain/langgraph/") || f.includes("/langchain/"));
+       console.log(typeof sanitizeGraph, loaded.length);`,
+    ]);
+    expect(out).toBe("function 0");
+  });
 });

@@ -64,6 +64,11 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     return "strict-fake";
   }
 
+  /** Accepts the tools `createAgent` binds; the script decides which calls are made. */
+  override bindTools(): this {
+    return this;
+  }
+
   private check(messages: BaseMessage[]): number {
     this.seen.push(messages);
     const error = providerError(this.opts.profile, messages);

@@ -1,0 +1,195 @@
+/**
+ * `sanitizeGraph` on the real Agent Server (`startServer` of `@langchain/langgraph-api`, what `langgraph dev`
+ * runs), driven only through the SDK client. The server loads fixtures/server-graphs.ts, where each graph is
+ * registered twice, raw and sanitized, and assigns its own checkpointer to the graph on every request. That
+ * checkpointer is fixed (an in-memory saver persisted under `cwd`): `startServer` accepts no other, so these
+ * tests run on it; SQLite/Postgres/Redis are covered through the embed server in agent-server.test.ts.
+ *
+ * `startServer` runs once per process (its queue workers loop forever), so one server serves every test.
+ */
+import { Client } from "@langchain/langgraph-sdk";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { register } from "tsx/esm/api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SYNTHETIC_ID_PREFIX } from "../../src/index.js";
+import { FIRST_QUESTION, LOOKUP_RESULT } from "../support/scenarios.js";
+import {
+  approvalRoundTrip,
+  cancelledThread,
+  collect,
+  errorsOf,
+  finalMessages,
+  firstTurnMidTool,
+  historyShapes,
+  human,
+  messagesOf,
+  type StreamPart,
+} from "../support/sdk.js";
+
+const GRAPHS = join(fileURLToPath(new URL(".", import.meta.url)), "fixtures", "server-graphs.ts");
+const VARIANTS = ["", "Factory", "Subgraph", "CreateAgent", "Approval"] as const;
+const FOLLOW_UP = "Thanks, and tomorrow?";
+const BROKEN = /bedrock 400/;
+
+let client: Client;
+let stop: () => Promise<void>;
+
+beforeAll(async () => {
+  // Read when the server's logger is first imported. No such level: nothing is logged (raw runs fail on purpose).
+  process.env.LOG_LEVEL = "off";
+  // The server imports the graph module with a plain import(); tsx lets it load TypeScript, as `langgraph dev` does.
+  const unregister = register();
+  const { startServer } = await import("@langchain/langgraph-api/server");
+  const cwd = mkdtempSync(join(tmpdir(), "sanitizer-langgraph-server-"));
+  const graphs = Object.fromEntries(
+    VARIANTS.flatMap((v) => [`raw${v}`, `sanitized${v}`]).map((id) => [id, `${GRAPHS}:${id}`]),
+  );
+  const server = await startServer({ port: 0, host: "127.0.0.1", nWorkers: 4, cwd, graphs });
+  client = new Client({ apiUrl: `http://${server.host}` });
+  stop = async () => {
+    await server.cleanup();
+    await unregister();
+    rmSync(cwd, { recursive: true, force: true });
+  };
+});
+
+afterAll(() => stop?.());
+
+type Mode = "raw" | "sanitized";
+const modes = [["raw"], ["sanitized"]] as const;
+
+const followUp = (thread_id: string, assistant: string) =>
+  collect(client.runs.stream(thread_id, assistant, { input: human(FOLLOW_UP), streamMode: ["values"] }));
+
+/** What the next message on a broken thread gives: the reply, or the strict model's rejection. */
+function expectNextTurn(mode: Mode, parts: StreamPart[]) {
+  if (mode === "raw") {
+    expect(errorsOf(parts)).toHaveLength(1);
+    expect(JSON.stringify(errorsOf(parts)[0]!.data)).toMatch(BROKEN);
+  } else {
+    expect(errorsOf(parts)).toEqual([]);
+    const messages = finalMessages(parts);
+    expect(messages[0]).toMatchObject({ type: "human", content: FIRST_QUESTION });
+    expect(messages.at(-1)).toMatchObject({ type: "ai", content: "Happy to help with that." });
+  }
+}
+
+describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () => {
+  describe.each(modes)("%s graph", (mode) => {
+    it("run cancelled mid-tool with runs.cancel(…, \"interrupt\"), then the next message", async () => {
+      const thread_id = await cancelledThread(client, mode);
+      expectNextTurn(mode, await followUp(thread_id, mode));
+    });
+
+    it.each(["interrupt", "rollback"] as const)("double-texting with multitaskStrategy %s while a tool runs", async (strategy) => {
+      const { thread_id, rest } = await firstTurnMidTool(client, mode);
+      const second = await collect(
+        client.runs.stream(thread_id, mode, { input: human(FOLLOW_UP), multitaskStrategy: strategy, streamMode: ["values"] }),
+      );
+      await collect(rest);
+      expectNextTurn(mode, second);
+    });
+
+    it("double-texting with multitaskStrategy enqueue: both turns complete, in order", async () => {
+      const { thread_id, rest } = await firstTurnMidTool(client, mode, { searchMs: 300 });
+      const second = await collect(
+        client.runs.stream(thread_id, mode, { input: human(FOLLOW_UP), multitaskStrategy: "enqueue", streamMode: ["values"] }),
+      );
+      await collect(rest);
+      expect(errorsOf(second)).toEqual([]);
+      expect(finalMessages(second).map((m) => [m.type, m.content])).toEqual([
+        ["human", FIRST_QUESTION],
+        ["ai", "Let me check both cities. "],
+        ["tool", "Paris: 15°C"],
+        ["tool", LOOKUP_RESULT],
+        ["ai", "Paris is 15°C, Seoul is 12°C."],
+        ["human", FOLLOW_UP],
+        ["ai", "Happy to help with that."],
+      ]);
+    });
+
+    it("stream dropped with onDisconnect \"cancel\", then the next message", async () => {
+      const stopButton = new AbortController();
+      const dropped = { signal: stopButton.signal, onDisconnect: "cancel" } as const;
+      const { thread_id, run_id, rest } = await firstTurnMidTool(client, mode, dropped);
+      stopButton.abort();
+      // The SDK ends or rejects the aborted stream depending on where the abort lands; either way the server cancels.
+      await collect(rest).catch(() => []);
+      await client.runs.join(thread_id, run_id);
+      expect((await client.runs.get(thread_id, run_id)).status).toBe("interrupted");
+      expectNextTurn(mode, await followUp(thread_id, mode));
+    });
+
+    it.each(["Factory", "Subgraph", "CreateAgent"])("%s: cancelled mid-tool, then the next message", async (variant) => {
+      const thread_id = await cancelledThread(client, `${mode}${variant}`);
+      expectNextTurn(mode, await followUp(thread_id, `${mode}${variant}`));
+    });
+  });
+
+  it("getState after a cancel shows the repaired tail; getHistory equals raw", async () => {
+    const [raw, sanitized] = await Promise.all([cancelledThread(client, "raw"), cancelledThread(client, "sanitized")]);
+    const [rawState, state] = await Promise.all([client.threads.getState(raw), client.threads.getState(sanitized)]);
+    expect(messagesOf(rawState.values).map((m) => m.type)).toEqual(["human", "ai"]);
+    const repaired = messagesOf(state.values);
+    expect(repaired.map((m) => m.type)).toEqual(["human", "ai", "tool", "tool", "ai"]);
+    expect(repaired.slice(2).every((m) => m.id?.startsWith(SYNTHETIC_ID_PREFIX))).toBe(true);
+    // `next` still shows the cancelled step: the repair changes messages, not the pending tasks.
+    expect(state.next).toEqual(["tools"]);
+    expect(state.next).toEqual(rawState.next);
+    const [rawHistory, history] = await Promise.all([raw, sanitized].map((thread) => client.threads.getHistory(thread)));
+    expect(history.length).toBeGreaterThan(1);
+    expect(historyShapes(history)).toEqual(historyShapes(rawHistory));
+  });
+
+  it("a clean thread reads exactly as raw: getState and getHistory", async () => {
+    const read = async (assistant: Mode) => {
+      const { thread_id } = await client.threads.create();
+      const parts = await collect(
+        client.runs.stream(thread_id, assistant, {
+          input: human(FIRST_QUESTION),
+          config: { configurable: { search_ms: 1 } },
+          streamMode: ["values"],
+        }),
+      );
+      expect(errorsOf(parts)).toEqual([]);
+      const state = await client.threads.getState(thread_id);
+      const history = await client.threads.getHistory(thread_id);
+      // Ids are random per thread; the rest must match.
+      const content = (values: unknown) => messagesOf(values).map((m) => [m.type, m.content, m.tool_calls?.length ?? 0]);
+      const steps = history.map((s) => [s.next, content(s.values), s.metadata?.step]);
+      return { values: content(state.values), next: state.next, history: steps };
+    };
+    const [raw, sanitized] = [await read("raw"), await read("sanitized")];
+    expect(sanitized).toEqual(raw);
+    expect(raw.values).toHaveLength(5);
+  });
+
+  it("interrupt() and resume with command: { resume } give exactly what the raw graph gives", async () => {
+    const raw = await approvalRoundTrip(client, "rawApproval");
+    const sanitized = await approvalRoundTrip(client, "sanitizedApproval");
+    expect(sanitized).toEqual(raw);
+    expect(sanitized.interrupts).toEqual([{ question: "Send this email?", to: "bob@example.com" }]);
+    expect(sanitized.doneMessages.at(-1)).toEqual(["ai", "Done: Email sent"]);
+  });
+
+  it('input null with configurable.sanitizer "preserve" retries the cancelled tools with their real results, as raw does', async () => {
+    const retry = async (assistant: Mode) => {
+      const thread_id = await cancelledThread(client, assistant);
+      const parts = await collect(
+        client.runs.stream(thread_id, assistant, {
+          input: null,
+          config: { configurable: { sanitizer: "preserve", search_ms: 1 } },
+          streamMode: ["values"],
+        }),
+      );
+      expect(errorsOf(parts)).toEqual([]);
+      return finalMessages(parts).map((m) => [m.type, m.content, m.id?.startsWith(SYNTHETIC_ID_PREFIX) ?? false]);
+    };
+    const sanitized = await retry("sanitized");
+    expect(sanitized).toEqual(await retry("raw"));
+    expect(sanitized.filter(([type]) => type === "tool").map(([, content]) => content)).toEqual(["Paris: 15°C", LOOKUP_RESULT]);
+  });
+});
