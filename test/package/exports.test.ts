@@ -13,7 +13,9 @@ describe("package entry points", () => {
   }, 120_000);
 
   it("ships type declarations for both formats", () => {
-    for (const file of ["dist/esm/index.d.ts", "dist/cjs/index.d.ts", "dist/esm/redis/index.d.ts", "dist/cjs/redis/index.d.ts"]) expect(existsSync(`${root}/${file}`)).toBe(true);
+    for (const entry of ["", "redis/", "middleware/"]) {
+      for (const format of ["esm", "cjs"]) expect(existsSync(`${root}/dist/${format}/${entry}index.d.ts`)).toBe(true);
+    }
   });
 
   it("loads with require() and wraps the app's CommonJS MemorySaver", () => {
@@ -47,6 +49,15 @@ describe("package entry points", () => {
     const esm = run(["--input-type=module", "-e", `import { IORedisSaver } from "langgraph-checkpoint-sanitizer/redis"; console.log(typeof IORedisSaver)`]);
     expect([cjs, esm]).toEqual(["function", "function"]);
     const main = run(["-e", `require("langgraph-checkpoint-sanitizer"); console.log(Object.keys(require.cache).some((f) => f.includes("/ioredis/")))`]);
+    expect(main).toBe("false");
+  });
+
+  it("exposes the model-call middleware from the ./middleware subpath in both formats, and keeps langchain out of the main entry", () => {
+    const middleware = `m.sanitizeMessagesMiddleware({ markers: "ko" }).name`;
+    const cjs = run(["-e", `const m = require("langgraph-checkpoint-sanitizer/middleware"); console.log(${middleware})`]);
+    const esm = run(["--input-type=module", "-e", `import * as m from "langgraph-checkpoint-sanitizer/middleware"; console.log(${middleware})`]);
+    expect([cjs, esm]).toEqual(["SanitizeMessagesMiddleware", "SanitizeMessagesMiddleware"]);
+    const main = run(["-e", `require("langgraph-checkpoint-sanitizer"); console.log(Object.keys(require.cache).some((f) => f.includes("/langchain/")))`]);
     expect(main).toBe("false");
   });
 });
