@@ -4,7 +4,7 @@
  * from a script, token by token, so a run can be cancelled mid-stream.
  */
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
-import { BaseChatModel, type BaseChatModelCallOptions } from "@langchain/core/language_models/chat_models";
+import { BaseChatModel, type BaseChatModelCallOptions, type BindToolsInput } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import { providerError, type ProviderProfile } from "./provider-rules.js";
@@ -53,6 +53,8 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
   readonly seen: BaseMessage[][] = [];
   /** The rejections it threw. */
   readonly rejections: ProviderRejection[] = [];
+  /** Names of the tools `bindTools` was last given. */
+  boundTools: string[] = [];
   private calls = 0;
 
   constructor(private readonly opts: StrictChatModelOptions) {
@@ -62,6 +64,12 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
   // Called by the base constructor, before this class's fields exist.
   _llmType(): string {
     return "strict-fake";
+  }
+
+  /** What `createAgent` needs: the script decides the calls, so the tools are only recorded. */
+  override bindTools(tools: BindToolsInput[]): this {
+    this.boundTools = tools.map((t) => (t as { name?: string }).name ?? "?");
+    return this;
   }
 
   private check(messages: BaseMessage[]): number {
