@@ -3,13 +3,12 @@
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
 import { cancelAgentTurn, nextAgentTurn, type AgentKind } from "../support/agents.js";
-import { rejectingProviders, type ProviderProfile } from "../support/provider-rules.js";
+import { PROVIDER_PROFILES, rejectingProviders, type ProviderProfile } from "../support/provider-rules.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import { agentModel, type StopPoint } from "../support/scenarios.js";
 
 const STOPS = ["during-llm", "during-tools", "after-one-of-two-parallel-tools"] as const satisfies readonly StopPoint[];
 type Stop = (typeof STOPS)[number];
-const ALL: ProviderProfile[] = ["anthropic", "openai", "bedrock", "gemini", "mistral"];
 
 /**
  * Which providers reject the next turn's history on the raw saver. deepagents' PatchToolCalls answers the
@@ -17,7 +16,11 @@ const ALL: ProviderProfile[] = ["anthropic", "openai", "bedrock", "gemini", "mis
  * and answers the finished parallel call with "cancelled" instead of its real result.
  */
 const RAW_REJECTED_BY: Record<AgentKind, Record<Stop, ProviderProfile[]>> = {
-  createAgent: { "during-llm": ["bedrock", "gemini"], "during-tools": ALL, "after-one-of-two-parallel-tools": ALL },
+  createAgent: {
+    "during-llm": ["bedrock", "gemini"],
+    "during-tools": [...PROVIDER_PROFILES],
+    "after-one-of-two-parallel-tools": [...PROVIDER_PROFILES],
+  },
   createDeepAgent: {
     "during-llm": ["bedrock", "gemini"],
     "during-tools": ["bedrock", "mistral"],

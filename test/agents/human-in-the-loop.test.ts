@@ -9,7 +9,7 @@ import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
 import { buildAgent, threadConfig } from "../support/agents.js";
 import { comparable, rawAndSanitized } from "../support/compare.js";
-import { rejectingProviders } from "../support/provider-rules.js";
+import { PROVIDER_PROFILES, rejectingProviders } from "../support/provider-rules.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import { FIRST_QUESTION, agentModel } from "../support/scenarios.js";
 
@@ -22,7 +22,11 @@ const reject = { type: "reject", message: "Not that one." };
 const editSearch = { type: "edit", editedAction: { name: "search", args: { city: "Lyon" } } };
 
 /** Asks the first question on a fresh thread and returns the agent, paused for approval. */
-async function pausedAgent(checkpointer: BaseCheckpointSaver, only?: "search", middleware: AgentMiddleware[] = [approval(only)]) {
+async function pausedAgent(
+  checkpointer: BaseCheckpointSaver,
+  only?: "search",
+  middleware: AgentMiddleware[] = [approval(only)],
+) {
   const model = agentModel("bedrock");
   const agent = buildAgent("createAgent", { model, checkpointer, middleware });
   const paused = await agent.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, threadConfig("hitl"));
@@ -61,17 +65,26 @@ for (const factory of saverFactories) {
       const next = new HumanMessage("Never mind, what time is it?");
       const raw = await pausedAgent(await open());
       await expect(raw.agent.invoke({ messages: [next] }, threadConfig("hitl"))).rejects.toThrow("bedrock 400");
-      expect(Object.keys(rejectingProviders(raw.model.seen.at(-1)!))).toEqual(["anthropic", "openai", "bedrock", "gemini", "mistral"]);
+      expect(Object.keys(rejectingProviders(raw.model.seen.at(-1)!))).toEqual(PROVIDER_PROFILES);
 
       // A pending interrupt means "a resume is expected", so the default policy keeps the tail as it is.
       const auto = await pausedAgent(new SanitizingCheckpointer(await open()));
       await expect(auto.agent.invoke({ messages: [next] }, threadConfig("hitl"))).rejects.toThrow("bedrock 400");
 
       const repaired = await pausedAgent(new SanitizingCheckpointer(await open()));
-      const { messages } = await repaired.agent.invoke({ messages: [next] }, threadConfig("hitl", { sanitizer: "repair" }));
+      const { messages } = await repaired.agent.invoke(
+        { messages: [next] },
+        threadConfig("hitl", { sanitizer: "repair" }),
+      );
       expect(repaired.model.rejections).toEqual([]);
       expect(messages.map((m) => [m.type, isSyntheticMessage(m)])).toEqual([
-        ["human", false], ["ai", false], ["tool", true], ["tool", true], ["ai", true], ["human", false], ["ai", false],
+        ["human", false],
+        ["ai", false],
+        ["tool", true],
+        ["tool", true],
+        ["ai", true],
+        ["human", false],
+        ["ai", false],
       ]);
       expect(rejectingProviders(messages)).toEqual({});
     });
@@ -81,7 +94,10 @@ for (const factory of saverFactories) {
 describe("humanInTheLoopMiddleware rejecting a call whose sibling needs no approval (MemorySaver)", () => {
   // The rejection jumps back to the model; the auto-approved sibling never runs and stays unanswered, so the
   // very next model call of the same run is broken. No checkpoint read happens in between.
-  const resumeWithRejection = async (checkpointer: BaseCheckpointSaver, middleware: AgentMiddleware[] = [approval("search")]) => {
+  const resumeWithRejection = async (
+    checkpointer: BaseCheckpointSaver,
+    middleware: AgentMiddleware[] = [approval("search")],
+  ) => {
     const { agent, model } = await pausedAgent(checkpointer, "search", middleware);
     const run = agent.invoke(new Command({ resume: { decisions: [reject] } }), threadConfig("hitl"));
     return { agent, model, run };
@@ -91,12 +107,15 @@ describe("humanInTheLoopMiddleware rejecting a call whose sibling needs no appro
     for (const checkpointer of [new MemorySaver(), new SanitizingCheckpointer(new MemorySaver())]) {
       const { model, run } = await resumeWithRejection(checkpointer);
       await expect(run).rejects.toThrow("bedrock 400");
-      expect(Object.keys(rejectingProviders(model.seen.at(-1)!))).toEqual(["anthropic", "openai", "bedrock", "gemini", "mistral"]);
+      expect(Object.keys(rejectingProviders(model.seen.at(-1)!))).toEqual(PROVIDER_PROFILES);
     }
   });
 
   it("is accepted with sanitizeMessagesMiddleware, which changes the request only", async () => {
-    const { agent, model, run } = await resumeWithRejection(new MemorySaver(), [approval("search"), sanitizeMessagesMiddleware()]);
+    const { agent, model, run } = await resumeWithRejection(new MemorySaver(), [
+      approval("search"),
+      sanitizeMessagesMiddleware(),
+    ]);
     const { messages } = await run;
     expect(model.rejections).toEqual([]);
     const sent = model.seen.at(-1)!;
@@ -107,6 +126,11 @@ describe("humanInTheLoopMiddleware rejecting a call whose sibling needs no appro
     expect(rejectingProviders(sent)).toEqual({});
     // State keeps the history as langchain wrote it, plus the model's reply.
     expect(messages.some(isSyntheticMessage)).toBe(false);
-    expect((await agent.graph.getState(threadConfig("hitl"))).values.messages.map((m) => m.type)).toEqual(["human", "ai", "tool", "ai"]);
+    expect((await agent.graph.getState(threadConfig("hitl"))).values.messages.map((m) => m.type)).toEqual([
+      "human",
+      "ai",
+      "tool",
+      "ai",
+    ]);
   });
 });

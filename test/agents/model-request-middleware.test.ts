@@ -9,7 +9,7 @@ import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
 import { sanitizeMessagesMiddleware, type ModelRequestRepairEvent } from "../../src/middleware/index.js";
 import { buildAgent, threadConfig } from "../support/agents.js";
 import { comparable } from "../support/compare.js";
-import { rejectingProviders } from "../support/provider-rules.js";
+import { PROVIDER_PROFILES, rejectingProviders } from "../support/provider-rules.js";
 import { FIRST_QUESTION, agentModel } from "../support/scenarios.js";
 import { StrictChatModel } from "../support/strict-chat-model.js";
 
@@ -17,13 +17,19 @@ import { StrictChatModel } from "../support/strict-chat-model.js";
 const keepFirstAndLastThree = createMiddleware({
   name: "KeepFirstAndLastThree",
   wrapModelCall: (request, handler) =>
-    handler({ ...request, messages: request.messages.length <= 4 ? request.messages : [request.messages[0]!, ...request.messages.slice(-3)] }),
+    handler({
+      ...request,
+      messages: request.messages.length <= 4 ? request.messages : [request.messages[0]!, ...request.messages.slice(-3)],
+    }),
 });
 
 /** Summarizes once the history reaches six messages, keeping only the newest: the summary is a HumanMessage. */
 const summarizeToLast = () =>
   summarizationMiddleware({
-    model: new StrictChatModel({ profile: "openai", script: () => ({ content: "The user checked the weather in Paris and Seoul." }) }),
+    model: new StrictChatModel({
+      profile: "openai",
+      script: () => ({ content: "The user checked the weather in Paris and Seoul." }),
+    }),
     trigger: { messages: 6 },
     keep: { messages: 1 },
   });
@@ -43,17 +49,25 @@ describe("sanitizeMessagesMiddleware", () => {
   it("a trim that cuts a tool pair: rejected without it, accepted with it, state as if nothing was trimmed", async () => {
     const broken = await twoTurns([keepFirstAndLastThree]);
     await expect(broken.run).rejects.toThrow("bedrock 400");
-    expect(Object.keys(rejectingProviders(broken.model.seen.at(-1)!))).toEqual(["anthropic", "openai", "bedrock", "gemini", "mistral"]);
+    expect(Object.keys(rejectingProviders(broken.model.seen.at(-1)!))).toEqual(PROVIDER_PROFILES);
 
     const events: ModelRequestRepairEvent[] = [];
-    const fixed = await twoTurns([keepFirstAndLastThree, sanitizeMessagesMiddleware({ onRepair: (e) => events.push(e) })]);
+    const fixed = await twoTurns([
+      keepFirstAndLastThree,
+      sanitizeMessagesMiddleware({ onRepair: (e) => events.push(e) }),
+    ]);
     await fixed.run;
     expect(fixed.model.rejections).toEqual([]);
     const sent = fixed.model.seen.at(-1)!;
     expect(sent.map((m) => m.type)).toEqual(["human", "ai", "human"]);
     expect(rejectingProviders(sent)).toEqual({});
     expect(events).toEqual([
-      expect.objectContaining({ operation: "wrapModelCall", threadId: "t", tail: "request", repairs: [expect.objectContaining({ kind: "D", action: "removed" })] }),
+      expect.objectContaining({
+        operation: "wrapModelCall",
+        threadId: "t",
+        tail: "request",
+        repairs: [expect.objectContaining({ kind: "D", action: "removed" })],
+      }),
     ]);
 
     const untouched = await twoTurns([]);
@@ -70,13 +84,17 @@ describe("sanitizeMessagesMiddleware", () => {
     await fixed.run;
     const state = await fixed.state();
     const sent = fixed.model.seen.at(-1)!;
-    expect(sent.map((m) => (isSyntheticMessage(m) ? `${m.type}:${m.id}` : m.type))).toEqual(["human", `ai:sanitizer-reply-${state[0]!.id}`, "human"]);
+    expect(sent.map((m) => (isSyntheticMessage(m) ? `${m.type}:${m.id}` : m.type))).toEqual([
+      "human",
+      `ai:sanitizer-reply-${state[0]!.id}`,
+      "human",
+    ]);
     expect(rejectingProviders(sent)).toEqual({});
     expect(state.map((m) => m.type)).toEqual(["human", "human", "ai"]);
     expect(state.some(isSyntheticMessage)).toBe(false);
   });
 
-  it("sends a clean request as it is, and is off for a call with configurable.sanitizer \"off\"", async () => {
+  it('sends a clean request as it is, and is off for a call with configurable.sanitizer "off"', async () => {
     const events: unknown[] = [];
     const clean = await twoTurns([sanitizeMessagesMiddleware({ onRepair: (e) => events.push(e) })]);
     await clean.run;
@@ -88,28 +106,29 @@ describe("sanitizeMessagesMiddleware", () => {
   });
 
   it("uses the checkpointer's marker texts and bridge role", async () => {
-    const fixed = await twoTurns([summarizeToLast(), sanitizeMessagesMiddleware({ markers: "ko", bridgeRole: "system" })]);
+    const fixed = await twoTurns([
+      summarizeToLast(),
+      sanitizeMessagesMiddleware({ markers: "ko", bridgeRole: "system" }),
+    ]);
     await fixed.run.catch(() => {});
     const marker = fixed.model.seen.at(-1)!.find(isSyntheticMessage) as BaseMessage;
     expect([marker.type, marker.content]).toEqual(["system", "[직전 turn 응답 중단됨, 함께 종합해 답하라]"]);
   });
 
-  it.each([
-    [{ markers: "fr" }],
-    [{ markers: { missingReply: "" } }],
-    [{ bridgeRole: "user" }],
-    [{ onRepair: 42 }],
-  ])("validates %j when it is built, with the checkpointer's wording", (options) => {
-    const errorOf = (build: () => unknown) => {
-      try {
-        build();
-      } catch (error) {
-        return error;
-      }
-      throw new Error("expected the options to be rejected");
-    };
-    const fromCheckpointer = errorOf(() => new SanitizingCheckpointer(new MemorySaver(), options as never));
-    expect(fromCheckpointer).toBeInstanceOf(TypeError);
-    expect(errorOf(() => sanitizeMessagesMiddleware(options as never))).toEqual(fromCheckpointer);
-  });
+  it.each([[{ markers: "fr" }], [{ markers: { missingReply: "" } }], [{ bridgeRole: "user" }], [{ onRepair: 42 }]])(
+    "validates %j when it is built, with the checkpointer's wording",
+    (options) => {
+      const errorOf = (build: () => unknown) => {
+        try {
+          build();
+        } catch (error) {
+          return error;
+        }
+        throw new Error("expected the options to be rejected");
+      };
+      const fromCheckpointer = errorOf(() => new SanitizingCheckpointer(new MemorySaver(), options as never));
+      expect(fromCheckpointer).toBeInstanceOf(TypeError);
+      expect(errorOf(() => sanitizeMessagesMiddleware(options as never))).toEqual(fromCheckpointer);
+    },
+  );
 });

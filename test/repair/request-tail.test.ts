@@ -28,11 +28,24 @@ describe('repairMessages with tail "request"', () => {
   });
 
   it("closes tool results followed by the new input, but not the trailing ones", () => {
-    const broken = [human("h1"), calls("a1", "c1"), result("t1", "c1"), human("h2"), calls("a2", "c2"), result("t2", "c2")];
+    const broken = [
+      human("h1"),
+      calls("a1", "c1"),
+      result("t1", "c1"),
+      human("h2"),
+      calls("a2", "c2"),
+      result("t2", "c2"),
+    ];
     expect(providerError("mistral", broken)).toBe("Unexpected role 'user' after role 'tool'");
     const { messages } = request(broken);
     expect(shape(messages)).toEqual([
-      "human:h1", "ai:a1", "tool:t1>c1", "ai:sanitizer-after-tools-a1", "human:h2", "ai:a2", "tool:t2>c2",
+      "human:h1",
+      "ai:a1",
+      "tool:t1>c1",
+      "ai:sanitizer-after-tools-a1",
+      "human:h2",
+      "ai:a2",
+      "tool:t2>c2",
     ]);
     expectAcceptedByAllProviders(messages);
   });
@@ -56,7 +69,10 @@ describe('repairMessages with tail "request"', () => {
 
   it("uses recovered results for the last turn as the repaired tail does", () => {
     const recovered = result("t1", "c1");
-    const { messages, repairs } = repairMessages([human("h1"), calls("a1", "c1")], { tail: "request", recoveredResults: [recovered] });
+    const { messages, repairs } = repairMessages([human("h1"), calls("a1", "c1")], {
+      tail: "request",
+      recoveredResults: [recovered],
+    });
     expect(messages.at(-1)).toBe(recovered);
     expect(repairs.map((r) => r.kind)).toEqual(["N"]);
   });

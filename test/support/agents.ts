@@ -5,7 +5,7 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createDeepAgent } from "deepagents";
-import { createAgent, tool, type AgentMiddleware } from "langchain";
+import { createAgent, humanInTheLoopMiddleware, tool, type AgentMiddleware } from "langchain";
 import { z } from "zod";
 import type { ToolFn } from "./react-graph.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, stoppingParts, type StopPoint } from "./scenarios.js";
@@ -15,15 +15,24 @@ export type AgentKind = "createAgent" | "createDeepAgent";
 
 /** What the tests use of either agent. */
 export interface Agent {
-  invoke(input: unknown, config: Record<string, unknown>): Promise<{ messages: BaseMessage[]; __interrupt__?: unknown[] }>;
+  invoke(
+    input: unknown,
+    config: Record<string, unknown>,
+  ): Promise<{ messages: BaseMessage[]; __interrupt__?: unknown[] }>;
   stream(input: unknown, config: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
-  graph: { getState(config: Record<string, unknown>): Promise<{ values: { messages: BaseMessage[] }; next: string[] }> };
+  graph: {
+    getState(config: Record<string, unknown>): Promise<{ values: { messages: BaseMessage[] }; next: string[] }>;
+  };
 }
 
 /** The scenario's tool functions as LangChain tools; the tool's config carries the run's signal. */
 export const langchainTools = (fns: Record<string, ToolFn>) =>
   Object.entries(fns).map(([name, fn]) =>
-    tool((args, config) => fn(args, config), { name, description: `The weather of a city (${name}).`, schema: z.object({ city: z.string() }) }),
+    tool((args, config) => fn(args, config), {
+      name,
+      description: `The weather of a city (${name}).`,
+      schema: z.object({ city: z.string() }),
+    }),
   );
 
 export interface AgentOptions {
@@ -31,16 +40,26 @@ export interface AgentOptions {
   tools?: Record<string, ToolFn>;
   checkpointer: BaseCheckpointSaver;
   middleware?: AgentMiddleware[];
+  /** Tools that pause for approval (deepagents' own option; `humanInTheLoopMiddleware` first for createAgent). */
+  interruptOn?: Record<string, boolean>;
 }
 
 /** Builds the agent of `kind`. */
-export function buildAgent(kind: AgentKind, { model, tools = calmTools, checkpointer, middleware = [] }: AgentOptions): Agent {
-  const params = { model, tools: langchainTools(tools), checkpointer, middleware };
-  return (kind === "createAgent" ? createAgent(params) : createDeepAgent(params)) as unknown as Agent;
+export function buildAgent(
+  kind: AgentKind,
+  { model, tools = calmTools, checkpointer, middleware = [], interruptOn }: AgentOptions,
+): Agent {
+  const params = { model, tools: langchainTools(tools), checkpointer };
+  if (kind === "createDeepAgent") return createDeepAgent({ ...params, middleware, interruptOn }) as unknown as Agent;
+  const approval = interruptOn ? [humanInTheLoopMiddleware({ interruptOn })] : [];
+  return createAgent({ ...params, middleware: [...approval, ...middleware] }) as unknown as Agent;
 }
 
 /** Tools that answer at once. */
-export const calmTools: Record<string, ToolFn> = { search: (args) => `${String(args.city)}: 15°C`, lookup: () => LOOKUP_RESULT };
+export const calmTools: Record<string, ToolFn> = {
+  search: (args) => `${String(args.city)}: 15°C`,
+  lookup: () => LOOKUP_RESULT,
+};
 
 export const threadConfig = (thread: string, extra: Record<string, unknown> = {}) => ({
   configurable: { thread_id: thread, ...extra },
@@ -50,7 +69,12 @@ export const threadConfig = (thread: string, extra: Record<string, unknown> = {}
  * Runs the first turn on `thread`, streaming tokens as a chat UI does, and cancels it at `stop`.
  * Returns the error the run ended with.
  */
-export async function cancelAgentTurn(kind: AgentKind, checkpointer: BaseCheckpointSaver, stop: StopPoint, thread: string): Promise<unknown> {
+export async function cancelAgentTurn(
+  kind: AgentKind,
+  checkpointer: BaseCheckpointSaver,
+  stop: StopPoint,
+  thread: string,
+): Promise<unknown> {
   const controller = new AbortController();
   const { model, tools } = stoppingParts(stop, () => controller.abort());
   const agent = buildAgent(kind, { model, tools, checkpointer });
