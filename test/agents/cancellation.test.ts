@@ -1,11 +1,14 @@
 // createAgent and createDeepAgent turns cancelled mid-stream, mid-tools and after one of two parallel tools,
-// then a new user message: wedged on the raw saver, accepted through the SanitizingCheckpointer, on every backend.
+// or failed by a tool-call limit, then a new user message: wedged on the raw saver, accepted through the SanitizingCheckpointer, on every backend.
+import { HumanMessage } from "@langchain/core/messages";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { ToolCallLimitExceededError, toolCallLimitMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
-import { cancelAgentTurn, nextAgentTurn, type AgentKind } from "../support/agents.js";
+import { buildAgent, cancelAgentTurn, nextAgentTurn, threadConfig, type AgentKind } from "../support/agents.js";
 import { PROVIDER_PROFILES, rejectingProviders, type ProviderProfile } from "../support/provider-rules.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
-import { agentModel, type StopPoint } from "../support/scenarios.js";
+import { FIRST_QUESTION, agentModel, type StopPoint } from "../support/scenarios.js";
 
 const STOPS = ["during-llm", "during-tools", "after-one-of-two-parallel-tools"] as const satisfies readonly StopPoint[];
 type Stop = (typeof STOPS)[number];
@@ -54,6 +57,30 @@ for (const factory of saverFactories) {
           expect(rejectingProviders(messages)).toEqual({});
         });
       });
+    });
+
+    it('a run failed by toolCallLimitMiddleware (exitBehavior "error"): wedged raw, accepted through the sanitizer', async () => {
+      // The limit throws after the model's AIMessage was stored, so its calls are never answered.
+      const limit = () => [toolCallLimitMiddleware({ threadLimit: 1, exitBehavior: "error" })];
+      const failFirstTurn = async (checkpointer: BaseCheckpointSaver) => {
+        const agent = buildAgent("createAgent", { model: agentModel("bedrock"), checkpointer, middleware: limit() });
+        const run = agent.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, threadConfig("t"));
+        await expect(run).rejects.toBeInstanceOf(ToolCallLimitExceededError);
+      };
+      const raw = await open();
+      await failFirstTurn(raw);
+      const rejected = agentModel("bedrock");
+      await expect(nextAgentTurn("createAgent", raw, rejected, "t", { middleware: limit() })).rejects.toThrow(
+        "bedrock 400",
+      );
+      expect(Object.keys(rejectingProviders(rejected.seen[0]!))).toEqual(PROVIDER_PROFILES);
+
+      const sanitized = new SanitizingCheckpointer(await open());
+      await failFirstTurn(sanitized);
+      const accepted = agentModel("bedrock");
+      const messages = await nextAgentTurn("createAgent", sanitized, accepted, "t", { middleware: limit() });
+      expect(accepted.rejections).toEqual([]);
+      expect(rejectingProviders(messages)).toEqual({});
     });
   });
 }
