@@ -1,5 +1,6 @@
 // createAgent and createDeepAgent turns cancelled mid-stream, mid-tools and after one of two parallel tools,
-// or failed by a tool-call limit, then a new user message: wedged on the raw saver, accepted through the SanitizingCheckpointer, on every backend.
+// or failed by a tool-call limit, then a new user message: wedged on the raw saver, accepted through the
+// SanitizingCheckpointer, on every backend.
 import { HumanMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { ToolCallLimitExceededError, toolCallLimitMiddleware } from "langchain";
