@@ -87,6 +87,19 @@ for (const factory of saverFactories) {
         ["ai", false],
       ]);
       expect(rejectingProviders(messages)).toEqual({});
+
+      // With the middleware, the default policy is enough for the model call; the calls stay unanswered in
+      // state until a later read repairs them (they are no longer in the tail).
+      const closed = await pausedAgent(new SanitizingCheckpointer(await open()), undefined, [
+        approval(),
+        sanitizeMessagesMiddleware(),
+      ]);
+      const answered = await closed.agent.invoke({ messages: [next] }, threadConfig("hitl"));
+      expect(closed.model.rejections).toEqual([]);
+      expect(answered.messages.map((m) => m.type)).toEqual(["human", "ai", "human", "ai"]);
+      const reread = (await closed.agent.graph.getState(threadConfig("hitl"))).values.messages;
+      expect(reread.filter(isSyntheticMessage).map((m) => m.type)).toEqual(["tool", "tool", "ai"]);
+      expect(rejectingProviders(reread)).toEqual({});
     });
   });
 }
