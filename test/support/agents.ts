@@ -5,7 +5,7 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createDeepAgent } from "deepagents";
-import { createAgent, humanInTheLoopMiddleware, tool, type AgentMiddleware } from "langchain";
+import { createAgent, tool, type AgentMiddleware } from "langchain";
 import { z } from "zod";
 import type { ToolFn } from "./react-graph.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, stoppingParts, type StopPoint } from "./scenarios.js";
@@ -40,7 +40,7 @@ export interface AgentOptions {
   tools?: Record<string, ToolFn>;
   checkpointer: BaseCheckpointSaver;
   middleware?: AgentMiddleware[];
-  /** Tools that pause for approval (deepagents' own option; `humanInTheLoopMiddleware` first for createAgent). */
+  /** Tools that pause for approval: deepagents' own option (createAgent takes `humanInTheLoopMiddleware`). */
   interruptOn?: Record<string, boolean>;
 }
 
@@ -51,8 +51,7 @@ export function buildAgent(
 ): Agent {
   const params = { model, tools: langchainTools(tools), checkpointer };
   if (kind === "createDeepAgent") return createDeepAgent({ ...params, middleware, interruptOn }) as unknown as Agent;
-  const approval = interruptOn ? [humanInTheLoopMiddleware({ interruptOn })] : [];
-  return createAgent({ ...params, middleware: [...approval, ...middleware] }) as unknown as Agent;
+  return createAgent({ ...params, middleware }) as unknown as Agent;
 }
 
 /** Tools that answer at once. */
@@ -94,10 +93,9 @@ export async function nextAgentTurn(
   checkpointer: BaseCheckpointSaver,
   model: StrictChatModel,
   thread: string,
-  options: { text?: string; middleware?: AgentMiddleware[]; configurable?: Record<string, unknown> } = {},
+  options: { middleware?: AgentMiddleware[] } = {},
 ) {
   const agent = buildAgent(kind, { model, checkpointer, middleware: options.middleware });
-  const input = { messages: [new HumanMessage(options.text ?? "Thanks, and tomorrow?")] };
-  const state = await agent.invoke(input, threadConfig(thread, options.configurable));
+  const state = await agent.invoke({ messages: [new HumanMessage("Thanks, and tomorrow?")] }, threadConfig(thread));
   return state.messages;
 }

@@ -53,8 +53,6 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
   readonly seen: BaseMessage[][] = [];
   /** The rejections it threw. */
   readonly rejections: ProviderRejection[] = [];
-  /** Names of the tools `bindTools` was last given. */
-  boundTools: string[] = [];
   private calls = 0;
 
   constructor(private readonly opts: StrictChatModelOptions) {
@@ -66,9 +64,8 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     return "strict-fake";
   }
 
-  /** What `createAgent` needs: the script decides the calls, so the tools are only recorded. */
-  override bindTools(tools: BindToolsInput[]): this {
-    this.boundTools = tools.map((t) => (t as { name?: string }).name ?? "?");
+  /** What `createAgent` needs of a tool-calling model. The script decides the calls, so the tools are not used. */
+  override bindTools(_tools: BindToolsInput[]): this {
     return this;
   }
 
