@@ -3,7 +3,7 @@
 // No checkpointer read happens between those model calls, so MemorySaver is enough here.
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
-import { createMiddleware, summarizationMiddleware, type AgentMiddleware } from "langchain";
+import { MiddlewareError, createMiddleware, summarizationMiddleware, type AgentMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
 import { sanitizeMessagesMiddleware, type ModelRequestRepairEvent } from "../../src/middleware/index.js";
@@ -103,6 +103,17 @@ describe("sanitizeMessagesMiddleware", () => {
 
     const off = await twoTurns([keepFirstAndLastThree, sanitizeMessagesMiddleware()], { sanitizer: "off" });
     await expect(off.run).rejects.toThrow("bedrock 400");
+  });
+
+  it("lets a provider error through as langchain wraps it for every wrapModelCall middleware", async () => {
+    const off = await twoTurns([keepFirstAndLastThree, sanitizeMessagesMiddleware()], { sanitizer: "off" });
+    const error = await off.run.catch((e: unknown) => e);
+    // MiddlewareError keeps the name and message; the model's own error is at the end of the cause chain.
+    expect(error).toBeInstanceOf(MiddlewareError);
+    expect(error).toMatchObject({ name: "ProviderRejection", message: off.model.rejections[0]!.message });
+    let cause = error as { cause?: unknown };
+    while (cause.cause !== undefined) cause = cause.cause as { cause?: unknown };
+    expect(cause).toBe(off.model.rejections[0]);
   });
 
   it("uses the checkpointer's marker texts and bridge role", async () => {
