@@ -9,12 +9,9 @@ import {
   type DeltaChannelHistory,
   type PendingWrite,
 } from "@langchain/langgraph-checkpoint";
-import type { MarkerOption } from "../repair/markers.js";
-import { resolveMarkers } from "../repair/markers.js";
 import type { Repair } from "../repair/patterns.js";
 import type { TailMode } from "../repair/repair-messages.js";
-import { BRIDGE_ROLES, type BridgeRole } from "../repair/synthetic.js";
-import { assertOneOf } from "../options.js";
+import { assertOneOf, resolveRepairOptions, type SharedRepairOptions } from "../options.js";
 import { sanitizeTuple, type TupleRepairSettings } from "./sanitize-tuple.js";
 import { POLICIES, policyFor, tailModeForGetTuple, tailModeForList, type SanitizerPolicy } from "./tail-policy.js";
 
@@ -32,18 +29,15 @@ export interface RepairEvent {
   repairs: Repair[];
 }
 
-/** Options of {@link SanitizingCheckpointer}. */
-export interface SanitizingCheckpointerOptions {
+/**
+ * Options of {@link SanitizingCheckpointer}. `markers`, `bridgeRole` and `onRepair` (called for each channel a
+ * read repaired) are shared with the model-call middleware.
+ */
+export interface SanitizingCheckpointerOptions extends SharedRepairOptions<RepairEvent> {
   /** Default policy; a call overrides it with `configurable.sanitizer`. Default `"auto"`. */
   policy?: SanitizerPolicy;
   /** Channels to repair. Default: every channel whose value is a list of messages. */
   channels?: readonly string[];
-  /** Texts of inserted messages: `"en"` (default), `"ko"`, or custom texts. */
-  markers?: MarkerOption;
-  /** Role of the marker between two HumanMessages. Default `"ai"`; `"system"` breaks Anthropic and Gemini. */
-  bridgeRole?: BridgeRole;
-  /** Called for each channel a read repaired, for logs and metrics. It runs inside the read: keep it fast, and do not throw. */
-  onRepair?: (event: RepairEvent) => void;
 }
 
 function assertSaver(inner: unknown): asserts inner is BaseCheckpointSaver {
@@ -80,20 +74,8 @@ export function resolveSanitizerOptions(options: SanitizingCheckpointerOptions =
   const policy = options.policy ?? "auto";
   assertOneOf("policy", policy, POLICIES);
   assertChannels(options.channels);
-  if (options.onRepair !== undefined && typeof options.onRepair !== "function") {
-    throw new TypeError("onRepair must be a function.");
-  }
-  if (options.bridgeRole !== undefined) assertOneOf("bridgeRole", options.bridgeRole, BRIDGE_ROLES);
-  // Resolved once so that bad marker texts fail here, not on the first broken read.
-  const markers = resolveMarkers(options.markers);
-  return {
-    policy,
-    onRepair: options.onRepair,
-    settings: {
-      channels: options.channels ? [...options.channels] : undefined,
-      repair: { markers, ...(options.bridgeRole !== undefined ? { bridgeRole: options.bridgeRole } : {}) },
-    },
-  };
+  const { repair, onRepair } = resolveRepairOptions(options);
+  return { policy, onRepair, settings: { channels: options.channels ? [...options.channels] : undefined, repair } };
 }
 
 /**

@@ -16,8 +16,11 @@ import { isWellFormed } from "./well-formed.js";
  *   placeholders and trailing tool results get a closing AIMessage.
  * - `"preserve"`: a run may still complete the tail (see `findTailStart`), so
  *   it is left exactly as it is; only what comes before it is repaired.
+ * - `"request"`: the history is about to be sent to the model, so it may end in
+ *   the new input (a HumanMessage) or in tool results. Unanswered calls get
+ *   placeholders as with `"repair"`, but nothing is added after the last message.
  */
-export type TailMode = "repair" | "preserve";
+export type TailMode = "repair" | "preserve" | "request";
 
 /** Options of {@link repairMessages}. */
 export interface RepairOptions {
@@ -32,7 +35,7 @@ export interface RepairOptions {
   bridgeRole?: BridgeRole;
   /**
    * Finished tool results held outside the list (a checkpoint's `pendingWrites`).
-   * When the tail is repaired, they answer the last turn's unanswered calls
+   * Unless the tail is preserved, they answer the last turn's unanswered calls
    * instead of placeholders (pattern N). Used ones are reported as `N` insertions.
    */
   recoveredResults?: readonly unknown[];
@@ -46,7 +49,7 @@ export interface RepairResult<T = unknown> {
   repairs: Repair[];
 }
 
-const TAIL_MODES: readonly TailMode[] = ["repair", "preserve"];
+const TAIL_MODES: readonly TailMode[] = ["repair", "preserve", "request"];
 
 /** `value`, or `fallback` when it is not given; throws on anything outside `allowed`. */
 function optionOrDefault<T>(name: string, value: T | undefined, allowed: readonly T[], fallback: T): T {
@@ -76,8 +79,9 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   const unchanged = { messages: messages as unknown[], repairs: [] };
   if (!Array.isArray(messages) || messages.length === 0) return unchanged;
 
+  // "request" answers every call like "repair" but adds no reply after the end: the model is about to give it.
   const closeEnd = tail === "repair";
-  const tailStart = closeEnd ? messages.length : findTailStart(messages);
+  const tailStart = tail === "preserve" ? findTailStart(messages) : messages.length;
   // One walk over a healthy history: the clean check reads non-messages as "other", and a clean
   // list comes back as is whether or not it holds messages, so only a rebuild needs isMessageList.
   if (isWellFormed(messages, tailStart, closeEnd) || !isMessageList(messages)) return unchanged;
@@ -88,7 +92,7 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   for (const unit of units) {
     if (typeof unit === "number") continue;
     // Stranded results belong to the pending tasks of the checkpoint, so only to its last turn.
-    const recovered = closeEnd && unit === last ? (options.recoveredResults ?? []) : [];
+    const recovered = tail !== "preserve" && unit === last ? (options.recoveredResults ?? []) : [];
     fillMissingResults(unit.turn, markers, recovered);
   }
   const removedBefore = new Int32Array(messages.length + 1);

@@ -13,7 +13,9 @@ describe("package entry points", () => {
   }, 120_000);
 
   it("ships type declarations for both formats", () => {
-    for (const file of ["dist/esm/index.d.ts", "dist/cjs/index.d.ts", "dist/esm/redis/index.d.ts", "dist/cjs/redis/index.d.ts"]) expect(existsSync(`${root}/${file}`)).toBe(true);
+    for (const entry of ["", "redis/", "middleware/"]) {
+      for (const format of ["esm", "cjs"]) expect(existsSync(`${root}/dist/${format}/${entry}index.d.ts`)).toBe(true);
+    }
   });
 
   it("loads with require() and wraps the app's CommonJS MemorySaver", () => {
@@ -58,5 +60,12 @@ describe("package entry points", () => {
        console.log(typeof sanitizeGraph, loaded.length);`,
     ]);
     expect(out).toBe("function 0");
+  });
+
+  it("exposes the model-call middleware from the ./middleware subpath in both formats", () => {
+    const middleware = `m.sanitizeMessagesMiddleware({ markers: "ko" }).name`;
+    const cjs = run(["-e", `const m = require("langgraph-checkpoint-sanitizer/middleware"); console.log(${middleware})`]);
+    const esm = run(["--input-type=module", "-e", `import * as m from "langgraph-checkpoint-sanitizer/middleware"; console.log(${middleware})`]);
+    expect([cjs, esm]).toEqual(["SanitizeMessagesMiddleware", "SanitizeMessagesMiddleware"]);
   });
 });

@@ -51,7 +51,7 @@ describe("repairMessages on odd input", () => {
 
 describe("repairMessages options", () => {
   it("rejects an unknown tail mode, bridge role or marker preset with a clear error", () => {
-    expect(() => repairMessages([], { tail: "close" as never })).toThrow('tail must be one of "repair", "preserve", got "close".');
+    expect(() => repairMessages([], { tail: "close" as never })).toThrow('tail must be one of "repair", "preserve", "request", got "close".');
     expect(() => repairMessages([], { bridgeRole: "user" as never })).toThrow('bridgeRole must be one of "ai", "system", got "user".');
     expect(() => repairMessages([], { markers: "fr" as never })).toThrow('Unknown marker preset "fr"');
     expect(() => repairMessages([], { markers: { missingReply: "" } })).toThrow("markers.missingReply must be a non-empty string.");

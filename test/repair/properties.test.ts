@@ -3,7 +3,7 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findTailStart, isSyntheticMessage, repairMessages, type TailMode } from "../../src/index.js";
-import { anyHistory, cleanHistory } from "../support/arbitraries.js";
+import { anyHistory, cleanHistory, cleanRequestHistory } from "../support/arbitraries.js";
 import { rejectingProviders } from "../support/provider-rules.js";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 500) };
@@ -16,6 +16,20 @@ describe("repairMessages invariants", () => {
       fc.property(anyHistory, (history) => {
         const { messages } = repairMessages(history);
         expect(rejectingProviders([...messages, nextTurn] as BaseMessage[])).toEqual({});
+      }),
+      RUNS,
+    );
+  });
+
+  it("a history repaired for a model call is accepted by every provider, and still ends in its last message", () => {
+    fc.assert(
+      fc.property(anyHistory, (history) => {
+        const { messages } = repairMessages(history, { tail: "request" });
+        expect(rejectingProviders(messages as BaseMessage[])).toEqual({});
+        // No reply is made up at the end: the model gives it. Only a placeholder result may come last.
+        const last = messages.at(-1) as BaseMessage | undefined;
+        if (last !== undefined && isSyntheticMessage(last)) expect(last.type).toBe("tool");
+        if (history.at(-1)?.type === "human") expect(last).toBe(history.at(-1));
       }),
       RUNS,
     );
@@ -34,7 +48,7 @@ describe("repairMessages invariants", () => {
     );
   });
 
-  it.each<TailMode>(["repair", "preserve"])("is idempotent and deterministic (tail %s)", (tail) => {
+  it.each<TailMode>(["repair", "preserve", "request"])("is idempotent and deterministic (tail %s)", (tail) => {
     fc.assert(
       fc.property(anyHistory, (history) => {
         const first = repairMessages(history, { tail });
@@ -50,7 +64,7 @@ describe("repairMessages invariants", () => {
 
   it("keeps every message it does not report removed, each once, and only moves tool results", () => {
     fc.assert(
-      fc.property(anyHistory, fc.constantFrom<TailMode>("repair", "preserve"), (history, tail) => {
+      fc.property(anyHistory, fc.constantFrom<TailMode>("repair", "preserve", "request"), (history, tail) => {
         const { messages, repairs } = repairMessages(history, { tail });
         const removed = new Set(repairs.filter((r) => r.action === "removed").map((r) => r.message));
         const kept = history.filter((m) => !removed.has(m));
@@ -68,8 +82,8 @@ describe("repairMessages invariants", () => {
 
   it("reports each change where it happened", () => {
     fc.assert(
-      fc.property(anyHistory, (history) => {
-        const { messages, repairs } = repairMessages(history);
+      fc.property(anyHistory, fc.constantFrom<TailMode>("repair", "request"), (history, tail) => {
+        const { messages, repairs } = repairMessages(history, { tail });
         for (const r of repairs) {
           if (r.action === "removed") expect(history[r.index]).toBe(r.message);
           else expect(messages[r.index]).toBe(r.message);
@@ -88,6 +102,7 @@ describe("repairMessages invariants", () => {
         const copy = [...history];
         repairMessages(history);
         repairMessages(history, { tail: "preserve" });
+        repairMessages(history, { tail: "request" });
         expect(snapshot(history)).toBe(before);
         history.forEach((m, i) => expect(m).toBe(copy[i]));
       }),
@@ -99,6 +114,17 @@ describe("repairMessages invariants", () => {
     fc.assert(
       fc.property(cleanHistory, fc.constantFrom<TailMode>("repair", "preserve"), (history, tail) => {
         const result = repairMessages(history, { tail });
+        expect(result.messages).toBe(history);
+        expect(result.repairs).toEqual([]);
+      }),
+      RUNS,
+    );
+  });
+
+  it("returns a clean history that ends in the new input or in tool results as the same array for a model call", () => {
+    fc.assert(
+      fc.property(cleanRequestHistory, (history) => {
+        const result = repairMessages(history, { tail: "request" });
         expect(result.messages).toBe(history);
         expect(result.repairs).toEqual([]);
       }),

@@ -86,3 +86,13 @@ export const cleanHistory: fc.Arbitrary<BaseMessage[]> = fc
     });
     return out;
   });
+
+/**
+ * A well-formed history as a model call sends it: a clean history followed by the new input, or with its last
+ * reply not given yet, so that it ends in tool results (or the question).
+ */
+export const cleanRequestHistory: fc.Arbitrary<BaseMessage[]> = fc
+  .tuple(cleanHistory, fc.constantFrom("new input", "awaiting reply"))
+  .map(([history, end]) =>
+    end === "new input" ? [...history, new HumanMessage({ id: "next", content: "next question" })] : history.slice(0, -1),
+  );

@@ -5,7 +5,7 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { END, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import type { ProviderProfile } from "./provider-rules.js";
-import { hangUntilAborted, reactGraph } from "./react-graph.js";
+import { hangUntilAborted, reactGraph, type ToolFn } from "./react-graph.js";
 import { StrictChatModel } from "./strict-chat-model.js";
 
 /**
@@ -54,11 +54,11 @@ export function agentModel(
 }
 
 /**
- * The agent of a first turn that stops at `stop`: `onStop` is called there,
- * once, with the signal of the model call or tool it stopped in, and the
- * caller cancels the run from it. Later turns through the same graph run on.
+ * The model and tools of a first turn that stops at `stop`: `onStop` is called there, once, with the signal
+ * of the model call or tool it stopped in, and the caller cancels the run from it. Later turns run on.
+ * `fanOut` is how a ReAct graph must run the tools for `stop` to happen where it says.
  */
-export function stoppingAgent(stop: StopPoint, onStop: (signal: AbortSignal | undefined) => void, profile: ProviderProfile = "openai") {
+export function stoppingParts(stop: StopPoint, onStop: (signal: AbortSignal | undefined) => void, profile: ProviderProfile = "openai") {
   let stopped = false;
   const press = (signal?: AbortSignal) => {
     if (stopped) return;
@@ -74,25 +74,28 @@ export function stoppingAgent(stop: StopPoint, onStop: (signal: AbortSignal | un
   });
   let lookupDone: () => void = () => {};
   const lookupFinished = new Promise<void>((resolve) => (lookupDone = resolve));
-  const { builder } = reactGraph({
-    model,
-    fanOut: stop === "after-one-of-two-parallel-tools" ? "send" : "node",
-    tools: {
-      search: async (_args, config) => {
-        if (config.signal?.aborted) throw new Error("no tool may start after the run was cancelled");
-        if (stopped || (stop !== "during-tools" && stop !== "after-one-of-two-parallel-tools")) return "Paris: 15°C";
-        if (stop === "after-one-of-two-parallel-tools") await lookupFinished;
-        press(config.signal);
-        return hangUntilAborted(config.signal);
-      },
-      lookup: async () => {
-        // Let the sibling task's writes reach the saver before search cancels the run.
-        setTimeout(lookupDone, 30);
-        return LOOKUP_RESULT;
-      },
+  const tools: Record<string, ToolFn> = {
+    search: async (_args, config) => {
+      if (config.signal?.aborted) throw new Error("no tool may start after the run was cancelled");
+      if (stopped || (stop !== "during-tools" && stop !== "after-one-of-two-parallel-tools")) return "Paris: 15°C";
+      if (stop === "after-one-of-two-parallel-tools") await lookupFinished;
+      press(config.signal);
+      return hangUntilAborted(config.signal);
     },
-  });
-  return { builder, model };
+    lookup: async () => {
+      // Let the sibling task's writes reach the saver before search cancels the run.
+      setTimeout(lookupDone, 30);
+      return LOOKUP_RESULT;
+    },
+  };
+  const fanOut: "node" | "send" = stop === "after-one-of-two-parallel-tools" ? "send" : "node";
+  return { model, tools, fanOut };
+}
+
+/** {@link stoppingParts} as a ReAct graph builder. */
+export function stoppingAgent(stop: StopPoint, onStop: (signal: AbortSignal | undefined) => void, profile: ProviderProfile = "openai") {
+  const { model, tools, fanOut } = stoppingParts(stop, onStop, profile);
+  return { builder: reactGraph({ model, tools, fanOut }).builder, model };
 }
 
 /** Runs the first turn on `thread` and cancels it at `stop`. Returns the error the run ended with. */

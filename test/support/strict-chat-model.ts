@@ -4,7 +4,7 @@
  * from a script, token by token, so a run can be cancelled mid-stream.
  */
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
-import { BaseChatModel, type BaseChatModelCallOptions } from "@langchain/core/language_models/chat_models";
+import { BaseChatModel, type BaseChatModelCallOptions, type BindToolsInput } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import { providerError, type ProviderProfile } from "./provider-rules.js";
@@ -64,8 +64,8 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     return "strict-fake";
   }
 
-  /** Accepts the tools `createAgent` binds; the script decides which calls are made. */
-  override bindTools(): this {
+  /** What `createAgent` needs of a tool-calling model. The script decides the calls, so the tools are not used. */
+  override bindTools(_tools: BindToolsInput[]): this {
     return this;
   }
 
