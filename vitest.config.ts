@@ -1,11 +1,25 @@
 import { defineConfig } from "vitest/config";
 
+/** Tests that need no Postgres or Redis server (`npm run test:unit`); `npm test` runs these and the rest. */
+const UNIT = [
+  "test/repair/**/*.test.ts",
+  "test/patterns/**/*.test.ts",
+  "test/graph/**/*.test.ts",
+  "test/package/**/*.test.ts",
+  "test/checkpointer/wrapper-contract.test.ts",
+  "test/serde/fast-jsonplus-serializer.test.ts",
+  "test/agents/model-request-middleware.test.ts",
+];
+
 export default defineConfig({
   test: {
     // @langchain/langgraph-checkpoint-validation registers its suites through vitest globals.
     globals: true,
-    include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: "unit", include: UNIT } },
+      { extends: true, test: { name: "services", include: ["test/**/*.test.ts"], exclude: UNIT } },
+    ],
   },
 });

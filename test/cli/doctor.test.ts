@@ -205,7 +205,6 @@ describe("the installed bin", () => {
   it("runs as `langgraph-checkpoint-sanitizer doctor` and exits with the doctor's code", async () => {
     const root = fileURLToPath(new URL("../..", import.meta.url));
     const run = promisify(execFile);
-    await run("npm", ["run", "--silent", "build"], { cwd: root });
     const result = await run("npx", ["--no-install", "langgraph-checkpoint-sanitizer", "doctor", "--sqlite", "/no/such.sqlite"], { cwd: root }).catch((e) => e);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("langgraph-checkpoint-sanitizer: no such SQLite file: /no/such.sqlite");

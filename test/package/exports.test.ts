@@ -2,16 +2,13 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const run = (args: string[]) => execFileSync(process.execPath, args, { cwd: root, encoding: "utf8" }).trim();
 
+// dist/ is built by `npm test` (its pretest) and by `npm ci` (prepare), never by a test.
 describe("package entry points", () => {
-  beforeAll(() => {
-    execFileSync("npm", ["run", "--silent", "build"], { cwd: root, stdio: "pipe" });
-  }, 120_000);
-
   it("ships type declarations for both formats", () => {
     for (const entry of ["", "redis/", "middleware/"]) {
       for (const format of ["esm", "cjs"]) expect(existsSync(`${root}/dist/${format}/${entry}index.d.ts`)).toBe(true);
