@@ -12,7 +12,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { redact } from "../../src/cli/stores.js";
+import { redact } from "../../src/redact.js";
 import { FastJsonPlusSerializer, SanitizingCheckpointer } from "../../src/index.js";
 import { IORedisSaver } from "../../src/redis/index.js";
 

@@ -5,6 +5,7 @@
  */
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { existsSync } from "node:fs";
+import { redact } from "../redact.js";
 
 /** One thread's checkpoint history in one namespace. */
 export interface ThreadRef {
@@ -142,9 +143,4 @@ async function* pages(fetch: (after: ThreadRef | null) => Promise<ThreadRef[]>):
     if (page.length < PAGE) return;
     after = page[page.length - 1]!;
   }
-}
-
-/** A connection URL without its password (with or without a user name, as in `redis://:pass@host`), for messages. */
-export function redact(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
 }
