@@ -110,26 +110,10 @@ export async function openRedis(url: string, keyPrefix = "langgraph"): Promise<O
     throw new DoctorUsageError(`cannot reach Redis at ${redact(url)}: ${(cause ?? (error as Error)).message}`);
   }
   const saver = new IORedisSaver(client, { keyPrefix });
-  const { KeyLayout, decodeId } = await import("../redis/keys.js");
-  const keys = new KeyLayout(keyPrefix);
   return {
     description: `Redis ${redact(url)} (prefix ${keyPrefix})`,
     saver,
-    async *threads({ threadId, checkpointNs }) {
-      const namespacesOf = async (thread: string) =>
-        (await client.smembers(keys.namespaces(thread))).map(decodeId).filter((ns) => checkpointNs === undefined || ns === checkpointNs).sort();
-      if (threadId !== undefined) {
-        for (const ns of await namespacesOf(threadId)) yield { threadId, checkpointNs: ns };
-        return;
-      }
-      // SSCAN walks the thread index a page at a time (the saver's own paths never scan).
-      let cursor = "0";
-      do {
-        const [next, ids] = await client.sscan(keys.threads, cursor, "COUNT", PAGE);
-        cursor = next;
-        for (const id of ids.map(decodeId).sort()) for (const ns of await namespacesOf(id)) yield { threadId: id, checkpointNs: ns };
-      } while (cursor !== "0");
-    },
+    threads: (filter) => saver.threads(filter),
     close: async () => void (await client.quit()),
   };
 }

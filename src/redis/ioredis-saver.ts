@@ -57,6 +57,9 @@ interface WriteHeader {
 const EMPTY = new Uint8Array(0);
 const LIST_PAGE = 100;
 
+/** Thread ids asked of SSCAN per page by {@link IORedisSaver.threads}. */
+const THREAD_PAGE = 500;
+
 /** The error the other savers give for a config without a required field, in their words. */
 function missingField(action: string, field: "thread_id" | "checkpoint_id"): Error {
   return new Error(`Failed to ${action}. The passed RunnableConfig is missing a required "${field}" field in its "configurable" property.`);
@@ -164,7 +167,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
       const namespaces =
         config.configurable?.checkpoint_ns !== undefined
           ? [config.configurable.checkpoint_ns as string]
-          : (await this.client.smembers(this.keys.namespaces(thread))).map(decodeId).sort();
+          : await this.namespacesOf(thread);
       for (const checkpointNs of namespaces) {
         const keys = this.keys.namespace(thread, checkpointNs);
         for await (const checkpointId of this.checkpointIds(keys, config.configurable?.checkpoint_id, before?.configurable?.checkpoint_id)) {
@@ -178,6 +181,36 @@ export class IORedisSaver extends BaseCheckpointSaver {
         }
       }
     }
+  }
+
+  /**
+   * Every (thread, namespace) pair this saver holds, for tools that visit each thread (the doctor). Threads come a
+   * page at a time through SSCAN over the thread index, so a store of any size is walked without holding it in
+   * memory; the graph's own reads never scan. Namespaces are in order within a thread.
+   */
+  async *threads(filter: { threadId?: string; checkpointNs?: string } = {}): AsyncGenerator<{
+    threadId: string;
+    checkpointNs: string;
+  }> {
+    const { threadId, checkpointNs } = filter;
+    const pairs = async (thread: string) =>
+      (await this.namespacesOf(thread))
+        .filter((ns) => checkpointNs === undefined || ns === checkpointNs)
+        .map((ns) => ({ threadId: thread, checkpointNs: ns }));
+    if (threadId !== undefined) {
+      yield* await pairs(threadId);
+      return;
+    }
+    let cursor = "0";
+    do {
+      const [next, ids] = await this.client.sscan(this.keys.threads, cursor, "COUNT", THREAD_PAGE);
+      cursor = next;
+      for (const id of ids.map(decodeId).sort()) yield* await pairs(id);
+    } while (cursor !== "0");
+  }
+
+  private async namespacesOf(threadId: string): Promise<string[]> {
+    return (await this.client.smembers(this.keys.namespaces(threadId))).map(decodeId).sort();
   }
 
   override async put(

@@ -70,6 +70,13 @@ describe.runIf(available)("IORedisSaver", () => {
     }
     const tags = (await saver.client.keys(`${(saver as unknown as { keys: { prefix: string } }).keys.prefix}:*`)).map((k) => k.match(/\{([^}]*)\}/)?.[1]);
     expect(tags.every((t) => t === undefined || !/[{}:|\s]/.test(t))).toBe(true);
+    // threads() gives the doctor every (thread, namespace) pair back by its own id, filters included.
+    const listed = [];
+    for await (const ref of saver.threads()) listed.push([ref.threadId, ref.checkpointNs]);
+    expect(listed.sort()).toEqual([...ids].sort());
+    const oneThread = [];
+    for await (const ref of saver.threads({ threadId: "x", checkpointNs: "y|p|q" })) oneThread.push(ref);
+    expect(oneThread).toEqual([{ threadId: "x", checkpointNs: "y|p|q" }]);
     await (saver.client as Redis).quit();
   });
 
