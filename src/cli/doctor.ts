@@ -8,7 +8,7 @@ import { sanitizeTuple, type TupleRepairSettings } from "../checkpointer/sanitiz
 import { tailModeForGetTuple } from "../checkpointer/tail-policy.js";
 import { hasPendingInterrupt, hasPendingTasks } from "../checkpointer/thread-state.js";
 import type { PatternId } from "../repair/patterns.js";
-import type { OpenStore, ThreadRef } from "./stores.js";
+import type { OpenStore, ThreadRef } from "./store.js";
 
 /** What the doctor did, or would do, with one broken thread. */
 export type DoctorAction = "would-fix" | "fixed" | "paused-at-interrupt";

@@ -10,7 +10,10 @@ import { parseArgs } from "node:util";
 import { PATTERNS, type PatternId } from "../repair/patterns.js";
 import { resolveMarkers } from "../repair/markers.js";
 import { runDoctor, type DoctorReport } from "./doctor.js";
-import { DoctorUsageError, openPostgres, openRedis, openSqlite, type OpenStore } from "./stores.js";
+import { DoctorStoreError, DoctorUsageError, type OpenStore } from "./store.js";
+import { openPostgres } from "./stores/postgres.js";
+import { openRedis } from "./stores/redis.js";
+import { openSqlite } from "./stores/sqlite.js";
 
 const USAGE = `usage: langgraph-checkpoint-sanitizer doctor (--sqlite FILE | --postgres URL [--schema NAME] | --redis URL [--prefix PREFIX])
          [--thread ID] [--namespace NS] [--limit N] [--fix] [--json] [--markers en|ko]`;
@@ -67,7 +70,7 @@ function parse(argv: string[]) {
 }
 
 async function open(store: "sqlite" | "postgres" | "redis", values: Record<string, unknown>): Promise<OpenStore> {
-  if (store === "sqlite") return openSqlite(values.sqlite as string);
+  if (store === "sqlite") return openSqlite(values.sqlite as string, { writable: values.fix === true });
   if (store === "postgres") return openPostgres(values.postgres as string, values.schema as string | undefined);
   return openRedis(values.redis as string, values.prefix as string | undefined);
 }
@@ -132,8 +135,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.stdout(args.values.json ? JSON.stringify({ ...report, fix: args.values.fix }, null, 2) : formatReport(report, args.values.fix));
     return report.broken > 0 ? 1 : 0;
   } catch (error) {
-    const message = error instanceof DoctorUsageError ? error.message : `${(error as Error).name}: ${(error as Error).message}`;
-    io.stderr(`langgraph-checkpoint-sanitizer: ${message}${error instanceof DoctorUsageError && /usage|command|give exactly/.test(message) ? `\n${USAGE}` : ""}`);
+    if (error instanceof DoctorUsageError) io.stderr(`langgraph-checkpoint-sanitizer: ${error.message}\n${USAGE}`);
+    else if (error instanceof DoctorStoreError) io.stderr(`langgraph-checkpoint-sanitizer: ${error.message}`);
+    else io.stderr(`langgraph-checkpoint-sanitizer: ${(error as Error).name}: ${(error as Error).message}`);
     return 2;
   } finally {
     await store?.close().catch(() => {});

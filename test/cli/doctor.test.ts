@@ -4,7 +4,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { interrupt } from "@langchain/langgraph";
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -146,22 +146,23 @@ describe.each(STORES)("doctor on %s", (_, openStore) => {
 
 describe("doctor errors", () => {
   it.each([
-    [["doctor"], "give exactly one of --sqlite FILE, --postgres URL, --redis URL"],
-    [["doctor", "--sqlite", "a", "--redis", "b"], "give exactly one of"],
-    [["doctor", "--sqlite", "/no/such/file.sqlite"], "no such SQLite file: /no/such/file.sqlite"],
-    [["doctor", "--sqlite", "x", "--limit", "0"], "--limit takes a positive whole number, got 0"],
-    [["doctor", "--sqlite", "x", "--markers", "fr"], "--markers takes en or ko, got fr"],
-    [["doctor", "--sqlite", "x", "--schema", "s"], "--schema goes with --postgres"],
-    [["doctor", "--frobnicate"], "Unknown option '--frobnicate'"],
-    [["repair"], "unknown command: repair"],
-    [["doctor", "--redis", "redis://127.0.0.1:1"], "cannot reach Redis at redis://127.0.0.1:1"],
-    [["doctor", "--redis", "redis://:secret@127.0.0.1:1"], "cannot reach Redis at redis://:***@127.0.0.1:1"],
-    [["doctor", "--postgres", "postgresql://postgres:secret@127.0.0.1:1/test"], "cannot reach Postgres at postgresql://postgres:***@127.0.0.1:1/test"],
-  ])("%j exits 2 with one line saying what is wrong", async (argv, message) => {
+    [["doctor"], "give exactly one of --sqlite FILE, --postgres URL, --redis URL", true],
+    [["doctor", "--sqlite", "a", "--redis", "b"], "give exactly one of", true],
+    [["doctor", "--sqlite", "/no/such/file.sqlite"], "no such SQLite file: /no/such/file.sqlite", false],
+    [["doctor", "--sqlite", "x", "--limit", "0"], "--limit takes a positive whole number, got 0", true],
+    [["doctor", "--sqlite", "x", "--markers", "fr"], "--markers takes en or ko, got fr", true],
+    [["doctor", "--sqlite", "x", "--schema", "s"], "--schema goes with --postgres", true],
+    [["doctor", "--frobnicate"], "Unknown option '--frobnicate'", true],
+    [["repair"], "unknown command: repair", true],
+    [["doctor", "--redis", "redis://127.0.0.1:1"], "cannot reach Redis at redis://127.0.0.1:1", false],
+    [["doctor", "--redis", "redis://:secret@127.0.0.1:1"], "cannot reach Redis at redis://:***@127.0.0.1:1", false],
+    [["doctor", "--postgres", "postgresql://postgres:secret@127.0.0.1:1/test"], "cannot reach Postgres at postgresql://postgres:***@127.0.0.1:1/test", false],
+  ])("%j exits 2 with one line saying what is wrong (and the usage when the command line is)", async (argv, message, usage) => {
     const err: string[] = [];
     const code = await main(argv, { stdout: () => {}, stderr: (t) => err.push(t), isTTY: false });
     expect(code).toBe(2);
     expect(err[0]).toContain(message);
+    expect(err.join("\n").includes("usage: langgraph-checkpoint-sanitizer doctor")).toBe(usage);
     expect(err.join("\n")).not.toMatch(/\n\s+at /); // no stack trace
   });
 
@@ -174,6 +175,23 @@ describe("doctor errors", () => {
     expect(result).toMatchObject({ code: 2, stderr: `langgraph-checkpoint-sanitizer: ${file} has no checkpoints table: is it a LangGraph SQLite store?` });
     const tables = new Database(file).prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all();
     expect(tables).toEqual([{ name: "notes" }]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("doctor dry run", () => {
+  it("leaves a SQLite store byte for byte as it was, journal mode included", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "doctor-readonly-"));
+    const file = join(dir, "threads.sqlite");
+    const saver = SqliteSaver.fromConnString(file);
+    await cancelFirstTurn(saver, "during-tools", "broken");
+    saver.db.pragma("journal_mode=DELETE"); // SqliteSaver's own setup would switch it back to WAL
+    saver.db.close();
+    const before = readFileSync(file);
+    const { code, report } = await json("--sqlite", file);
+    expect([code, report.broken]).toEqual([1, 1]);
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(readdirSync(dir)).toEqual(["threads.sqlite"]); // no -wal or -shm file either
     rmSync(dir, { recursive: true, force: true });
   });
 });
