@@ -15,13 +15,15 @@ import type { Repair } from "../repair/patterns.js";
 import type { TailMode } from "../repair/repair-messages.js";
 import { BRIDGE_ROLES, type BridgeRole } from "../repair/synthetic.js";
 import { assertOneOf } from "../options.js";
-import { sanitizeTuple, type TupleRepairSettings } from "./sanitize-tuple.js";
+import { sanitizeDeltaHistories } from "./delta-history.js";
+import { ReadDecisions } from "./read-decisions.js";
+import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "./sanitize-tuple.js";
 import { POLICIES, policyFor, tailModeForGetTuple, tailModeForList, type SanitizerPolicy } from "./tail-policy.js";
 
 /** Reported through `onRepair` for each channel a read repaired. */
 export interface RepairEvent {
-  /** `getTuple` or `list`. */
-  operation: "getTuple" | "list";
+  /** `getTuple` or `list`; `getDeltaChannelHistory` for a delta channel (`MessagesDeltaValue`). */
+  operation: "getTuple" | "list" | "getDeltaChannelHistory";
   threadId: string | undefined;
   checkpointNs: string;
   checkpointId: string;
@@ -89,6 +91,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   private readonly policy: SanitizerPolicy;
   private readonly settings: TupleRepairSettings;
   private readonly onRepair: ((event: RepairEvent) => void) | undefined;
+  private readonly decisions = new ReadDecisions();
 
   constructor(inner: BaseCheckpointSaver<V>, options: SanitizingCheckpointerOptions = {}) {
     assertSaver(inner);
@@ -115,7 +118,9 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     const policy = policyFor(config, this.policy);
     const tuple = await this.inner.getTuple(config);
     if (tuple === undefined) return undefined;
-    return this.sanitize(tuple, tailModeForGetTuple(policy, config, tuple), "getTuple");
+    const tail = tailModeForGetTuple(policy, config, tuple);
+    this.decisions.record(tuple, tail);
+    return this.sanitize(tuple, tail, "getTuple");
   }
 
   override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
@@ -144,31 +149,51 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     return this.inner.getNextVersion(current);
   }
 
-  /** Delta channels are rebuilt from the stored writes, which the sanitizer never changes. */
-  override getDeltaChannelHistory(options: {
+  /**
+   * Delta channels (`MessagesDeltaValue`) are rebuilt by the graph from what this returns, so their
+   * message lists are repaired here. The config always addresses a checkpoint by id, so the tail is
+   * treated as the `getTuple` that returned that checkpoint decided; with no such read (history,
+   * direct calls) it is preserved, as for `list` and time travel.
+   */
+  override async getDeltaChannelHistory(options: {
     config: RunnableConfig;
     channels: string[];
   }): Promise<Record<string, DeltaChannelHistory>> {
-    return this.inner.getDeltaChannelHistory(options);
+    const histories = await this.inner.getDeltaChannelHistory(options);
+    const decision = this.decisions.recall(options.config) ?? { tail: tailModeForList(policyFor(options.config, this.policy)) };
+    if (decision.tail === "off") return histories;
+    const result = sanitizeDeltaHistories(histories, { ...decision, tail: decision.tail }, this.settings);
+    const configurable = options.config.configurable ?? {};
+    this.report("getDeltaChannelHistory", configurable, String(configurable.checkpoint_id ?? ""), decision.tail, result.repaired);
+    return result.histories;
   }
 
   private sanitize(tuple: CheckpointTuple, tail: TailMode | "off", operation: RepairEvent["operation"]): CheckpointTuple {
     if (tail === "off") return tuple;
     const { tuple: result, repaired } = sanitizeTuple(tuple, tail, this.settings);
-    if (this.onRepair && repaired.length > 0) {
-      const configurable = tuple.config.configurable ?? {};
-      for (const { channel, repairs } of repaired) {
-        this.onRepair({
-          operation,
-          threadId: configurable.thread_id,
-          checkpointNs: configurable.checkpoint_ns ?? "",
-          checkpointId: configurable.checkpoint_id ?? tuple.checkpoint.id,
-          channel,
-          tail,
-          repairs,
-        });
-      }
-    }
+    const configurable = tuple.config.configurable ?? {};
+    this.report(operation, configurable, configurable.checkpoint_id ?? tuple.checkpoint.id, tail, repaired);
     return result;
+  }
+
+  private report(
+    operation: RepairEvent["operation"],
+    configurable: Record<string, unknown>,
+    checkpointId: string,
+    tail: TailMode,
+    repaired: readonly ChannelRepairs[],
+  ): void {
+    if (!this.onRepair) return;
+    for (const { channel, repairs } of repaired) {
+      this.onRepair({
+        operation,
+        threadId: configurable.thread_id as string | undefined,
+        checkpointNs: (configurable.checkpoint_ns as string | undefined) ?? "",
+        checkpointId,
+        channel,
+        tail,
+        repairs,
+      });
+    }
   }
 }
