@@ -1,10 +1,7 @@
 import { DeltaChannel, messagesDeltaReducer } from "@langchain/langgraph";
 import { DeltaSnapshot, isDeltaSnapshot, type DeltaChannelHistory } from "@langchain/langgraph-checkpoint";
 import { isMessageLike } from "../messages/message-view.js";
-import { repairMessages, type TailMode } from "../repair/repair-messages.js";
-import type { ChannelRepairs, TupleRepairSettings } from "./sanitize-tuple.js";
-import { strandedResults } from "./stranded-results.js";
-import type { ReadDecision } from "./read-decisions.js";
+import { findTailStart } from "../repair/tail.js";
 
 // Mirrors @langchain/langgraph's Overwrite wire forms, which replayWrites unwraps.
 const overwritten = (value: unknown): unknown => {
@@ -39,34 +36,43 @@ export function rebuildMessages(history: DeltaChannelHistory): unknown[] {
   return channel.isAvailable() ? (channel.get() as unknown[]) : [];
 }
 
-/**
- * Repairs the delta message channels of `histories` (what `getDeltaChannelHistory`
- * returned) with `decision.tail`. A repaired channel is handed back as a seed
- * holding the repaired list and no writes, which the graph rebuilds into exactly
- * that list; an unrepaired one is the wrapped saver's entry itself.
- * @internal
- */
-export function sanitizeDeltaHistories(
+/** A message channel of a delta history: the list it rebuilds into. */
+export interface DeltaMessages {
+  channel: string;
+  history: DeltaChannelHistory;
+  messages: unknown[];
+}
+
+/** The channels of `histories` that hold messages (and that `channels` names, when given), rebuilt. @internal */
+export function deltaMessageChannels(
   histories: Record<string, DeltaChannelHistory>,
-  decision: ReadDecision & { tail: TailMode },
-  settings: TupleRepairSettings,
-): { histories: Record<string, DeltaChannelHistory>; repaired: ChannelRepairs[] } {
-  let result: Record<string, DeltaChannelHistory> | undefined;
-  const repaired: ChannelRepairs[] = [];
+  channels: readonly string[] | undefined,
+): DeltaMessages[] {
+  const found: DeltaMessages[] = [];
   for (const channel of Object.keys(histories)) {
-    if (settings.channels !== undefined && !settings.channels.includes(channel)) continue;
+    if (channels !== undefined && !channels.includes(channel)) continue;
     const history = histories[channel]!;
-    if (!holdsMessages(history)) continue;
-    const stranded = decision.tail === "repair" ? strandedResults(decision.pendingWrites, channel) : undefined;
-    const { messages, repairs } = repairMessages(rebuildMessages(history), {
-      ...settings.repair,
-      tail: decision.tail,
-      recoveredResults: stranded?.messages,
-    });
-    if (repairs.length === 0) continue;
-    result ??= { ...histories };
-    result[channel] = { seed: new DeltaSnapshot(messages), writes: [] };
-    repaired.push({ channel, repairs });
+    if (holdsMessages(history)) found.push({ channel, history, messages: rebuildMessages(history) });
   }
-  return { histories: result ?? histories, repaired };
+  return found;
+}
+
+/**
+ * Whether the tail of `messages` may hold what an earlier run's read repaired: a trailing run of
+ * HumanMessages of more than one (the new input after an unanswered one, pattern A).
+ */
+export function tailSpansTurns(messages: readonly unknown[]): boolean {
+  const start = findTailStart(messages);
+  return start < messages.length - 1 && (messages[messages.length - 1] as { type?: unknown }).type === "human";
+}
+
+/** `histories` with the given channels replaced by a seed holding their list and no writes, which the graph rebuilds into exactly that list. */
+export function withLists(
+  histories: Record<string, DeltaChannelHistory>,
+  lists: ReadonlyMap<string, unknown[]>,
+): Record<string, DeltaChannelHistory> {
+  if (lists.size === 0) return histories;
+  const result = { ...histories };
+  for (const [channel, messages] of lists) result[channel] = { seed: new DeltaSnapshot(messages), writes: [] };
+  return result;
 }

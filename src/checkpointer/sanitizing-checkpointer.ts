@@ -15,8 +15,8 @@ import type { Repair } from "../repair/patterns.js";
 import type { TailMode } from "../repair/repair-messages.js";
 import { BRIDGE_ROLES, type BridgeRole } from "../repair/synthetic.js";
 import { assertOneOf } from "../options.js";
-import { sanitizeDeltaHistories } from "./delta-history.js";
-import { ReadDecisions } from "./read-decisions.js";
+import { DeltaReads } from "./delta-reads.js";
+import { ReadDecisions, decisionFor } from "./read-decisions.js";
 import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "./sanitize-tuple.js";
 import { POLICIES, policyFor, tailModeForGetTuple, tailModeForList, type SanitizerPolicy } from "./tail-policy.js";
 
@@ -92,6 +92,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   private readonly settings: TupleRepairSettings;
   private readonly onRepair: ((event: RepairEvent) => void) | undefined;
   private readonly decisions = new ReadDecisions();
+  private readonly deltaReads: DeltaReads;
 
   constructor(inner: BaseCheckpointSaver<V>, options: SanitizingCheckpointerOptions = {}) {
     assertSaver(inner);
@@ -112,6 +113,11 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
       channels: options.channels ? [...options.channels] : undefined,
       repair: { markers, ...(options.bridgeRole !== undefined ? { bridgeRole: options.bridgeRole } : {}) },
     };
+    this.deltaReads = new DeltaReads(inner, this.settings, policy, this.decisions, (config, decision, repaired) => {
+      const configurable = config.configurable ?? {};
+      if (decision.tail === "off") return;
+      this.report("getDeltaChannelHistory", configurable, String(configurable.checkpoint_id ?? ""), decision.tail, repaired);
+    });
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
@@ -119,13 +125,17 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     const tuple = await this.inner.getTuple(config);
     if (tuple === undefined) return undefined;
     const tail = tailModeForGetTuple(policy, config, tuple);
-    this.decisions.record(tuple, tail);
+    this.decisions.record(tuple, decisionFor(tuple, tail, policy === "auto"));
     return this.sanitize(tuple, tail, "getTuple");
   }
 
   override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
-    const tail = tailModeForList(policyFor(config, this.policy));
-    for await (const tuple of this.inner.list(config, options)) yield this.sanitize(tuple, tail, "list");
+    const policy = policyFor(config, this.policy);
+    const tail = tailModeForList(policy);
+    for await (const tuple of this.inner.list(config, options)) {
+      this.decisions.record(tuple, decisionFor(tuple, tail, policy === "auto"));
+      yield this.sanitize(tuple, tail, "list");
+    }
   }
 
   override put(
@@ -151,21 +161,15 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
 
   /**
    * Delta channels (`MessagesDeltaValue`) are rebuilt by the graph from what this returns, so their
-   * message lists are repaired here. The config always addresses a checkpoint by id, so the tail is
-   * treated as the `getTuple` that returned that checkpoint decided; with no such read (history,
-   * direct calls) it is preserved, as for `list` and time travel.
+   * message lists are repaired here (see `DeltaReads`). The config always addresses a checkpoint by
+   * id, so the tail is treated as the `getTuple` or `list` that returned that checkpoint decided;
+   * with no such read (direct calls), as by `list`.
    */
-  override async getDeltaChannelHistory(options: {
+  override getDeltaChannelHistory(options: {
     config: RunnableConfig;
     channels: string[];
   }): Promise<Record<string, DeltaChannelHistory>> {
-    const histories = await this.inner.getDeltaChannelHistory(options);
-    const decision = this.decisions.recall(options.config) ?? { tail: tailModeForList(policyFor(options.config, this.policy)) };
-    if (decision.tail === "off") return histories;
-    const result = sanitizeDeltaHistories(histories, { ...decision, tail: decision.tail }, this.settings);
-    const configurable = options.config.configurable ?? {};
-    this.report("getDeltaChannelHistory", configurable, String(configurable.checkpoint_id ?? ""), decision.tail, result.repaired);
-    return result.histories;
+    return this.deltaReads.read(options);
   }
 
   private sanitize(tuple: CheckpointTuple, tail: TailMode | "off", operation: RepairEvent["operation"]): CheckpointTuple {
