@@ -6,7 +6,7 @@ import {
   type DeltaChannelHistory,
 } from "@langchain/langgraph-checkpoint";
 import type { Repair } from "../repair/patterns.js";
-import { repairMessages } from "../repair/repair-messages.js";
+import { repairMessages, type TailMode } from "../repair/repair-messages.js";
 import { findTailStart } from "../repair/tail.js";
 import { deltaMessageChannels, tailSpansTurns, withLists, type DeltaMessages } from "./delta-history.js";
 import type { ReadDecision, ReadDecisions } from "./read-decisions.js";
@@ -43,7 +43,8 @@ export class DeltaReads {
     private readonly settings: TupleRepairSettings,
     private readonly policy: SanitizerPolicy,
     private readonly decisions: ReadDecisions,
-    private readonly report: (config: RunnableConfig, decision: ReadDecision, repaired: ChannelRepairs[]) => void,
+    /** Called after each read, with the tail it used and the channels it repaired (possibly none). */
+    private readonly report: (config: RunnableConfig, tail: TailMode, repaired: ChannelRepairs[]) => void,
   ) {}
 
   async read(options: { config: RunnableConfig; channels: string[] }): Promise<Record<string, DeltaChannelHistory>> {
@@ -77,7 +78,7 @@ export class DeltaReads {
       lists.set(channel, result.messages);
       repaired.push({ channel, repairs: [...earlier, ...result.repairs] });
     }
-    this.report(config, decision, repaired);
+    this.report(config, decision.tail, repaired);
     return withLists(histories, lists);
   }
 

@@ -113,10 +113,9 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
       channels: options.channels ? [...options.channels] : undefined,
       repair: { markers, ...(options.bridgeRole !== undefined ? { bridgeRole: options.bridgeRole } : {}) },
     };
-    this.deltaReads = new DeltaReads(inner, this.settings, policy, this.decisions, (config, decision, repaired) => {
+    this.deltaReads = new DeltaReads(inner, this.settings, policy, this.decisions, (config, tail, repaired) => {
       const configurable = config.configurable ?? {};
-      if (decision.tail === "off") return;
-      this.report("getDeltaChannelHistory", configurable, String(configurable.checkpoint_id ?? ""), decision.tail, repaired);
+      this.report("getDeltaChannelHistory", configurable, String(configurable.checkpoint_id ?? ""), tail, repaired);
     });
   }
 

@@ -69,7 +69,7 @@ async function deltaRepairs(saver: BaseCheckpointSaver, tuple: CheckpointTuple, 
   if (channels.length === 0) return { snapshots: {}, repaired };
   const decisions = new ReadDecisions();
   decisions.record(tuple, decisionFor(tuple, tail, true));
-  const reads = new DeltaReads(saver, settings, "auto", decisions, (_, __, found) => (repaired = found));
+  const reads = new DeltaReads(saver, settings, "auto", decisions, (_config, _tail, found) => (repaired = found));
   const histories = await reads.read({ config: tuple.config, channels });
   const snapshots = Object.fromEntries(repaired.map(({ channel }) => [channel, histories[channel]!.seed]));
   return { snapshots, repaired };
