@@ -61,6 +61,20 @@ for (const factory of saverFactories) {
       expect(types((await graph.getState({ configurable: { thread_id: "t" } })).values.messages)).toHaveLength(5);
     });
 
+    it("a history read of a checkpoint no read of this checkpointer returned keeps the tail, as list does", async () => {
+      const { inner, sanitizer, events } = await setup();
+      await cancelFirstTurn(inner, "during-tools", "direct", { field });
+      const latest = await inner.getTuple({ configurable: { thread_id: "direct" } });
+      const options = { config: latest!.config, channels: ["messages"] };
+      expect(await sanitizer.getDeltaChannelHistory(options)).toEqual(await inner.getDeltaChannelHistory(options));
+      // Once a getTuple of the latest checkpoint decided to repair, the same history read repairs.
+      await sanitizer.getTuple({ configurable: { thread_id: "direct" } });
+      const repaired = (await sanitizer.getDeltaChannelHistory(options)).messages!;
+      expect(repaired.writes).toEqual([]);
+      expect(types((repaired.seed as DeltaSnapshot<BaseMessage[]>).value)).toEqual(["human", "ai", "tool", "tool", "ai"]);
+      expect(events.map((e) => e.operation)).toEqual(["getDeltaChannelHistory"]);
+    });
+
     it("a pending interrupt keeps its tail, and the resume answers the call once", async () => {
       const { sanitizer, events } = await setup();
       const graph = deltaAgent(sanitizer, { search: () => String(interrupt("approve?")), lookup: tools.lookup });
