@@ -9,7 +9,15 @@
  */
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { END, MemorySaver, MessagesDeltaValue, START, StateGraph, StateSchema, type BaseCheckpointSaver } from "@langchain/langgraph";
+import {
+  END,
+  MemorySaver,
+  MessagesDeltaValue,
+  START,
+  StateGraph,
+  StateSchema,
+  type BaseCheckpointSaver,
+} from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { Redis } from "ioredis";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -54,7 +62,10 @@ async function ownCost(saver: BaseCheckpointSaver, config: RunnableConfig): Prom
   const tuple = (await saver.getTuple(config))!;
   const options = { config: tuple.config, channels: ["messages"] };
   const histories = await saver.getDeltaChannelHistory(options);
-  const loaded = Object.assign(new MemorySaver(), { getTuple: async () => tuple, getDeltaChannelHistory: async () => histories });
+  const loaded = Object.assign(new MemorySaver(), {
+    getTuple: async () => tuple,
+    getDeltaChannelHistory: async () => histories,
+  });
   const sanitized = new SanitizingCheckpointer(loaded);
   const read = async (s: BaseCheckpointSaver) => {
     await s.getTuple(config);
@@ -113,7 +124,8 @@ for (const { name, saver, close } of await backends()) {
       const result = await compare(() => raw.getState(config), () => sanitized.getState(config), PAIRS);
       const own = await ownCost(saver, config);
       rows.push(
-        `| ${name} | ${thread} | ${size} → ${repairedSize} | ${result.rawMs.toFixed(1)} ms | ${result.sanitizedMs.toFixed(1)} ms | ` +
+        `| ${name} | ${thread} | ${size} → ${repairedSize} | ` +
+          `${result.rawMs.toFixed(1)} ms | ${result.sanitizedMs.toFixed(1)} ms | ` +
           `${result.ratio.toFixed(3)} (${result.spread[0].toFixed(3)}–${result.spread[1].toFixed(3)}) | ` +
           `${own.toFixed(2)} ms (${((own / result.rawMs) * 100).toFixed(1)}%) |`,
       );

@@ -66,7 +66,10 @@ export function tailSpansTurns(messages: readonly unknown[]): boolean {
   return start < messages.length - 1 && (messages[messages.length - 1] as { type?: unknown }).type === "human";
 }
 
-/** `histories` with the given channels replaced by a seed holding their list and no writes, which the graph rebuilds into exactly that list. */
+/**
+ * `histories` with the given channels replaced by a seed holding their list and no writes, which the
+ * graph rebuilds into exactly that list.
+ */
 export function withLists(
   histories: Record<string, DeltaChannelHistory>,
   lists: ReadonlyMap<string, unknown[]>,

@@ -89,7 +89,8 @@ export class DeltaReads {
   private mayFollowRepairedRead(decision: ReadDecision, unread: boolean, channels: DeltaMessages[]): boolean {
     if (decision.tail !== "preserve" || !decision.auto) return false;
     if (channels.some(({ messages }) => tailSpansTurns(messages))) return true;
-    return (unread || decision.source === "input") && channels.some(({ messages }) => findTailStart(messages) < messages.length);
+    const openTail = channels.some(({ messages }) => findTailStart(messages) < messages.length);
+    return openTail && (unread || decision.source === "input");
   }
 
   /**
@@ -121,6 +122,7 @@ export class DeltaReads {
     const histories: Record<string, DeltaChannelHistory> =
       walked.length > 0 ? await this.inner.getDeltaChannelHistory({ config: parent.config, channels: walked }) : {};
     for (const c of channels) if (stored(c) !== undefined) histories[c] = { seed: stored(c), writes: [] };
-    return { parent, lists: new Map(deltaMessageChannels(histories, this.settings.channels).map((c) => [c.channel, c.messages])) };
+    const lists = deltaMessageChannels(histories, this.settings.channels).map((c) => [c.channel, c.messages] as const);
+    return { parent, lists: new Map(lists) };
   }
 }

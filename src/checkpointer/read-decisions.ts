@@ -48,7 +48,8 @@ export class ReadDecisions {
 
   /** Records the decision of a read of `tuple`, replacing any earlier one for the same checkpoint. */
   record(tuple: CheckpointTuple, decision: ReadDecision): void {
-    const key = keyOf({ ...tuple.config.configurable, checkpoint_id: tuple.config.configurable?.checkpoint_id ?? tuple.checkpoint.id });
+    const configurable = tuple.config.configurable;
+    const key = keyOf({ ...configurable, checkpoint_id: configurable?.checkpoint_id ?? tuple.checkpoint.id });
     if (key === undefined) return;
     this.decisions.delete(key);
     this.decisions.set(key, decision);

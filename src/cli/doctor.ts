@@ -3,7 +3,13 @@
  * with `fix` stores the repair as a new checkpoint, so the old one stays in
  * history and the fix can be undone by time travel.
  */
-import { copyCheckpoint, uuid6, type BaseCheckpointSaver, type CheckpointMetadata, type CheckpointTuple } from "@langchain/langgraph-checkpoint";
+import {
+  copyCheckpoint,
+  uuid6,
+  type BaseCheckpointSaver,
+  type CheckpointMetadata,
+  type CheckpointTuple,
+} from "@langchain/langgraph-checkpoint";
 import { DeltaReads } from "../checkpointer/delta-reads.js";
 import { ReadDecisions, decisionFor } from "../checkpointer/read-decisions.js";
 import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "../checkpointer/sanitize-tuple.js";
@@ -63,7 +69,12 @@ function unstoredDeltaChannels(tuple: CheckpointTuple): string[] {
  * The repairs a sanitizing read of `tuple` makes to its delta channels, as the snapshot each repaired
  * channel would get (a seed holding the repaired list, which is what the read hands the graph).
  */
-async function deltaRepairs(saver: BaseCheckpointSaver, tuple: CheckpointTuple, tail: TailMode, settings: TupleRepairSettings) {
+async function deltaRepairs(
+  saver: BaseCheckpointSaver,
+  tuple: CheckpointTuple,
+  tail: TailMode,
+  settings: TupleRepairSettings,
+) {
   const channels = unstoredDeltaChannels(tuple);
   let repaired: ChannelRepairs[] = [];
   if (channels.length === 0) return { snapshots: {}, repaired };
@@ -147,7 +158,8 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
       action: interrupted ? "paused-at-interrupt" : "would-fix",
     };
     if (options.fix && !interrupted) {
-      finding.fixedCheckpointId = await storeRepair(store.saver, tuple, repaired, channels.map((c) => c.channel), delta.snapshots);
+      const names = channels.map((c) => c.channel);
+      finding.fixedCheckpointId = await storeRepair(store.saver, tuple, repaired, names, delta.snapshots);
       finding.action = "fixed";
       report.fixed++;
     }

@@ -128,7 +128,8 @@ for (const factory of saverFactories) {
         channel_versions: { messages: 1, "branch:to:tools": 1 },
       };
       const metadata = { source: "loop" as const, step: 1, parents: {} };
-      const stored = await inner.put({ configurable: { thread_id: "snap", checkpoint_ns: "" } }, checkpoint, metadata, checkpoint.channel_versions);
+      const config = { configurable: { thread_id: "snap", checkpoint_ns: "" } };
+      const stored = await inner.put(config, checkpoint, metadata, checkpoint.channel_versions);
       const tuple = await sanitizer.getTuple({ configurable: { thread_id: "snap" } });
       const value = tuple!.checkpoint.channel_values.messages as DeltaSnapshot<BaseMessage[]>;
       expect(value).toBeInstanceOf(DeltaSnapshot);

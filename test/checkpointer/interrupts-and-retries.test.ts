@@ -87,7 +87,8 @@ for (const factory of saverFactories) {
 
     it("retries a run that stopped at a static breakpoint with invoke(null) and sanitizer: 'preserve'", async () => {
       const checkpointer = new SanitizingCheckpointer(await open());
-      const graph = reactGraph({ model: agentModel("openai"), tools: { search: () => "Paris: 15°C", lookup: () => "Seoul: 12°C" }, field });
+      const tools = { search: () => "Paris: 15°C", lookup: () => "Seoul: 12°C" };
+      const graph = reactGraph({ model: agentModel("openai"), tools, field });
       const app = graph.compile(checkpointer, { interruptBefore: ["tools"] });
       const config = { configurable: { thread_id: "breakpoint" } };
       await app.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config);
