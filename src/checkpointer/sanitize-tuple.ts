@@ -1,4 +1,4 @@
-import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
+import { DeltaSnapshot, isDeltaSnapshot, type CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import type { Repair } from "../repair/patterns.js";
 import { repairMessages, type RepairOptions, type TailMode } from "../repair/repair-messages.js";
 import { strandedResults, withoutUsedWrites } from "./stranded-results.js";
@@ -17,7 +17,8 @@ export interface TupleRepairSettings {
 }
 
 /**
- * Repairs the message channels of a tuple. Returns the tuple itself when no
+ * Repairs the message channels of a tuple (lists, and the snapshots of delta
+ * channels; the rest of a delta channel is repaired by `sanitizeDeltaHistories`). Returns the tuple itself when no
  * channel needs repair; otherwise a new tuple sharing everything unchanged
  * with the input, which is never mutated. When the tail is repaired, finished
  * tool results stranded in `pendingWrites` are moved into the history.
@@ -32,14 +33,16 @@ export function sanitizeTuple(
   let pendingWrites = tuple.pendingWrites;
   const repaired: ChannelRepairs[] = [];
   for (const channel of settings.channels ?? Object.keys(values)) {
-    const value = values[channel];
+    // A delta channel's periodic snapshot holds the whole list, and the graph reads it as such.
+    const stored = values[channel];
+    const value = isDeltaSnapshot(stored) ? stored.value : stored;
     // repairMessages returns anything that is not a message list unchanged; this skips the obvious cases cheaply.
     if (!Array.isArray(value) || value.length === 0) continue;
     const stranded = tail === "repair" ? strandedResults(pendingWrites, channel) : undefined;
     const result = repairMessages(value, { ...settings.repair, tail, recoveredResults: stranded?.messages });
     if (result.repairs.length === 0) continue;
     repairedValues ??= { ...values };
-    repairedValues[channel] = result.messages;
+    repairedValues[channel] = isDeltaSnapshot(stored) ? new DeltaSnapshot(result.messages) : result.messages;
     if (stranded && pendingWrites) pendingWrites = withoutUsedWrites(pendingWrites, stranded, result.repairs);
     repaired.push({ channel, repairs: result.repairs });
   }

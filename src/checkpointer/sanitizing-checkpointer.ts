@@ -12,13 +12,15 @@ import {
 import type { Repair } from "../repair/patterns.js";
 import type { TailMode } from "../repair/repair-messages.js";
 import { assertOneOf, resolveRepairOptions, type SharedRepairOptions } from "../options.js";
-import { sanitizeTuple, type TupleRepairSettings } from "./sanitize-tuple.js";
+import { DeltaReads } from "./delta-reads.js";
+import { ReadDecisions, decisionFor } from "./read-decisions.js";
+import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "./sanitize-tuple.js";
 import { POLICIES, policyFor, tailModeForGetTuple, tailModeForList, type SanitizerPolicy } from "./tail-policy.js";
 
 /** Reported through `onRepair` for each channel a read repaired. */
 export interface RepairEvent {
-  /** `getTuple` or `list`. */
-  operation: "getTuple" | "list";
+  /** `getTuple` or `list`; `getDeltaChannelHistory` for a delta channel (`MessagesDeltaValue`). */
+  operation: "getTuple" | "list" | "getDeltaChannelHistory";
   threadId: string | undefined;
   checkpointNs: string;
   checkpointId: string;
@@ -103,6 +105,8 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   private readonly policy: SanitizerPolicy;
   private readonly settings: TupleRepairSettings;
   private readonly onRepair: ((event: RepairEvent) => void) | undefined;
+  private readonly decisions = new ReadDecisions();
+  private readonly deltaReads: DeltaReads;
 
   constructor(inner: BaseCheckpointSaver<V>, options: SanitizingCheckpointerOptions = {}) {
     assertSaver(inner);
@@ -112,18 +116,28 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     this.policy = resolved.policy;
     this.onRepair = resolved.onRepair;
     this.settings = resolved.settings;
+    this.deltaReads = new DeltaReads(inner, this.settings, this.policy, this.decisions, (config, tail, repaired) => {
+      const configurable = config.configurable ?? {};
+      this.report("getDeltaChannelHistory", configurable, String(configurable.checkpoint_id ?? ""), tail, repaired);
+    });
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const policy = policyFor(config, this.policy);
     const tuple = await this.inner.getTuple(config);
     if (tuple === undefined) return undefined;
-    return this.sanitize(tuple, tailModeForGetTuple(policy, config, tuple), "getTuple");
+    const tail = tailModeForGetTuple(policy, config, tuple);
+    this.decisions.record(tuple, decisionFor(tuple, tail, policy === "auto"));
+    return this.sanitize(tuple, tail, "getTuple");
   }
 
   override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
-    const tail = tailModeForList(policyFor(config, this.policy));
-    for await (const tuple of this.inner.list(config, options)) yield this.sanitize(tuple, tail, "list");
+    const policy = policyFor(config, this.policy);
+    const tail = tailModeForList(policy);
+    for await (const tuple of this.inner.list(config, options)) {
+      this.decisions.record(tuple, decisionFor(tuple, tail, policy === "auto"));
+      yield this.sanitize(tuple, tail, "list");
+    }
   }
 
   override put(
@@ -147,31 +161,45 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     return this.inner.getNextVersion(current);
   }
 
-  /** Delta channels are rebuilt from the stored writes, which the sanitizer never changes. */
+  /**
+   * Delta channels (`MessagesDeltaValue`) are rebuilt by the graph from what this returns, so their
+   * message lists are repaired here (see `DeltaReads`). The config always addresses a checkpoint by
+   * id, so the tail is treated as the `getTuple` or `list` that returned that checkpoint decided;
+   * with no such read (direct calls), as by `list`.
+   */
   override getDeltaChannelHistory(options: {
     config: RunnableConfig;
     channels: string[];
   }): Promise<Record<string, DeltaChannelHistory>> {
-    return this.inner.getDeltaChannelHistory(options);
+    return this.deltaReads.read(options);
   }
 
   private sanitize(tuple: CheckpointTuple, tail: TailMode | "off", operation: RepairEvent["operation"]): CheckpointTuple {
     if (tail === "off") return tuple;
     const { tuple: result, repaired } = sanitizeTuple(tuple, tail, this.settings);
-    if (this.onRepair && repaired.length > 0) {
-      const configurable = tuple.config.configurable ?? {};
-      for (const { channel, repairs } of repaired) {
-        this.onRepair({
-          operation,
-          threadId: configurable.thread_id,
-          checkpointNs: configurable.checkpoint_ns ?? "",
-          checkpointId: configurable.checkpoint_id ?? tuple.checkpoint.id,
-          channel,
-          tail,
-          repairs,
-        });
-      }
-    }
+    const configurable = tuple.config.configurable ?? {};
+    this.report(operation, configurable, configurable.checkpoint_id ?? tuple.checkpoint.id, tail, repaired);
     return result;
+  }
+
+  private report(
+    operation: RepairEvent["operation"],
+    configurable: Record<string, unknown>,
+    checkpointId: string,
+    tail: TailMode,
+    repaired: readonly ChannelRepairs[],
+  ): void {
+    if (!this.onRepair) return;
+    for (const { channel, repairs } of repaired) {
+      this.onRepair({
+        operation,
+        threadId: configurable.thread_id as string | undefined,
+        checkpointNs: (configurable.checkpoint_ns as string | undefined) ?? "",
+        checkpointId,
+        channel,
+        tail,
+        repairs,
+      });
+    }
   }
 }

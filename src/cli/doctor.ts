@@ -3,11 +3,20 @@
  * with `fix` stores the repair as a new checkpoint, so the old one stays in
  * history and the fix can be undone by time travel.
  */
-import { copyCheckpoint, uuid6, type BaseCheckpointSaver, type CheckpointTuple } from "@langchain/langgraph-checkpoint";
-import { sanitizeTuple, type TupleRepairSettings } from "../checkpointer/sanitize-tuple.js";
+import {
+  copyCheckpoint,
+  uuid6,
+  type BaseCheckpointSaver,
+  type CheckpointMetadata,
+  type CheckpointTuple,
+} from "@langchain/langgraph-checkpoint";
+import { DeltaReads } from "../checkpointer/delta-reads.js";
+import { ReadDecisions, decisionFor } from "../checkpointer/read-decisions.js";
+import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "../checkpointer/sanitize-tuple.js";
 import { tailModeForGetTuple } from "../checkpointer/tail-policy.js";
 import { hasPendingInterrupt, hasPendingTasks } from "../checkpointer/thread-state.js";
 import type { PatternId } from "../repair/patterns.js";
+import type { TailMode } from "../repair/repair-messages.js";
 import type { OpenStore, ThreadRef } from "./store.js";
 
 /** What the doctor did, or would do, with one broken thread. */
@@ -47,11 +56,60 @@ export interface DoctorOptions {
   onProgress?: (scanned: number) => void;
 }
 
-/** Stores the repaired channels as a new checkpoint after `tuple`; returns its id. */
-async function storeRepair(saver: BaseCheckpointSaver, tuple: CheckpointTuple, repaired: CheckpointTuple, channels: string[]): Promise<string> {
+/**
+ * The delta channels (`MessagesDeltaValue`) whose lists `tuple` does not store: the graph rebuilds them
+ * from the writes of earlier checkpoints. LangGraph counts steps since the last snapshot for each.
+ */
+function unstoredDeltaChannels(tuple: CheckpointTuple): string[] {
+  const counters = tuple.metadata?.counters_since_delta_snapshot ?? {};
+  return Object.keys(counters).filter((channel) => tuple.checkpoint.channel_values[channel] === undefined);
+}
+
+/**
+ * The repairs a sanitizing read of `tuple` makes to its delta channels, as the snapshot each repaired
+ * channel would get (a seed holding the repaired list, which is what the read hands the graph).
+ */
+async function deltaRepairs(
+  saver: BaseCheckpointSaver,
+  tuple: CheckpointTuple,
+  tail: TailMode,
+  settings: TupleRepairSettings,
+) {
+  const channels = unstoredDeltaChannels(tuple);
+  let repaired: ChannelRepairs[] = [];
+  if (channels.length === 0) return { snapshots: {}, repaired };
+  const decisions = new ReadDecisions();
+  decisions.record(tuple, decisionFor(tuple, tail, true));
+  const reads = new DeltaReads(saver, settings, "auto", decisions, (_config, _tail, found) => (repaired = found));
+  const histories = await reads.read({ config: tuple.config, channels });
+  const snapshots = Object.fromEntries(repaired.map(({ channel }) => [channel, histories[channel]!.seed]));
+  return { snapshots, repaired };
+}
+
+/** Metadata LangGraph keeps for delta channels, after `snapshotted` got a snapshot (its counters restart). */
+function deltaMetadata(metadata: CheckpointMetadata | undefined, snapshotted: readonly string[]) {
+  const kept: Partial<CheckpointMetadata> & Record<string, unknown> = {};
+  if ((metadata as Record<string, unknown> | undefined)?.delta_writes_versioned === true) kept.delta_writes_versioned = true;
+  const counters = Object.entries(metadata?.counters_since_delta_snapshot ?? {}).filter(([c]) => !snapshotted.includes(c));
+  if (counters.length > 0) kept.counters_since_delta_snapshot = Object.fromEntries(counters);
+  return kept;
+}
+
+/**
+ * Stores the repaired channels as a new checkpoint after `tuple`; returns its id. A repaired delta
+ * channel is stored as a snapshot of its repaired list, which the graph and the raw saver read as is.
+ */
+async function storeRepair(
+  saver: BaseCheckpointSaver,
+  tuple: CheckpointTuple,
+  repaired: CheckpointTuple,
+  channels: string[],
+  snapshots: Record<string, unknown>,
+): Promise<string> {
   const checkpoint = copyCheckpoint(repaired.checkpoint);
   checkpoint.id = uuid6(-1);
   checkpoint.ts = new Date().toISOString();
+  Object.assign(checkpoint.channel_values, snapshots);
   const newVersions: Record<string, number | string> = {};
   for (const channel of channels) {
     const version = saver.getNextVersion(checkpoint.channel_versions[channel] as number | undefined);
@@ -62,6 +120,7 @@ async function storeRepair(saver: BaseCheckpointSaver, tuple: CheckpointTuple, r
     source: "update" as const,
     step: (tuple.metadata?.step ?? -1) + 1,
     parents: tuple.metadata?.parents ?? {},
+    ...deltaMetadata(tuple.metadata, Object.keys(snapshots)),
     sanitizer: { repairedChannels: channels },
   };
   await saver.put(tuple.config, checkpoint, metadata, newVersions);
@@ -82,7 +141,9 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
     // Judge the thread as a sanitizing read of it would.
     const tail = tailModeForGetTuple("auto", config, tuple);
     if (tail === "off") continue;
-    const { tuple: repaired, repaired: channels } = sanitizeTuple(tuple, tail, settings);
+    const { tuple: repaired, repaired: listChannels } = sanitizeTuple(tuple, tail, settings);
+    const delta = await deltaRepairs(store.saver, tuple, tail, settings);
+    const channels = [...listChannels, ...delta.repaired];
     if (channels.length === 0) continue;
 
     const patterns: Partial<Record<PatternId, number>> = {};
@@ -97,7 +158,8 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
       action: interrupted ? "paused-at-interrupt" : "would-fix",
     };
     if (options.fix && !interrupted) {
-      finding.fixedCheckpointId = await storeRepair(store.saver, tuple, repaired, channels.map((c) => c.channel));
+      const names = channels.map((c) => c.channel);
+      finding.fixedCheckpointId = await storeRepair(store.saver, tuple, repaired, names, delta.snapshots);
       finding.action = "fixed";
       report.fixed++;
     }

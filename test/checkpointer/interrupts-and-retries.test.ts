@@ -5,7 +5,7 @@ import { interrupt } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
 import { rejectingProviders } from "../support/provider-rules.js";
-import { reactGraph } from "../support/react-graph.js";
+import { MESSAGES_FIELDS, reactGraph, type MessagesField } from "../support/react-graph.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import { FIRST_QUESTION, agentModel, cancelFirstTurn } from "../support/scenarios.js";
 
@@ -14,9 +14,10 @@ const transcript = (messages: BaseMessage[]) =>
   messages.map((m) => [m.type, m.content, (m as { tool_call_id?: string }).tool_call_id ?? null]);
 
 /** A graph whose `search` tool asks a human for approval through interrupt(). */
-function approvalGraph(checkpointer: BaseCheckpointSaver) {
+function approvalGraph(checkpointer: BaseCheckpointSaver, field: MessagesField) {
   return reactGraph({
     model: agentModel("anthropic"),
+    field,
     tools: {
       search: (args) => {
         const answer = interrupt({ action: "search", args }) as { approve: boolean };
@@ -27,9 +28,9 @@ function approvalGraph(checkpointer: BaseCheckpointSaver) {
   }).compile(checkpointer);
 }
 
-async function approveRun(checkpointer: BaseCheckpointSaver, thread: string) {
+async function approveRun(checkpointer: BaseCheckpointSaver, thread: string, field: MessagesField) {
   const config = { configurable: { thread_id: thread } };
-  const graph = approvalGraph(checkpointer);
+  const graph = approvalGraph(checkpointer, field);
   const paused = await graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config);
   const state = await graph.getState(config);
   const resumed = await graph.invoke(new Command({ resume: { approve: true } }), config);
@@ -37,12 +38,12 @@ async function approveRun(checkpointer: BaseCheckpointSaver, thread: string) {
 }
 
 for (const factory of saverFactories) {
-  describe(`interrupts and retries on ${factory.name}`, () => {
+  describe.each(MESSAGES_FIELDS)(`interrupts and retries on ${factory.name}, conversation in %s`, (field) => {
     const open = saverPerTest(factory);
 
     it("pauses at interrupt() and resumes with Command({ resume }) exactly as the raw saver does", async () => {
-      const raw = await approveRun(await open(), "hitl");
-      const sanitized = await approveRun(new SanitizingCheckpointer(await open()), "hitl");
+      const raw = await approveRun(await open(), "hitl", field);
+      const sanitized = await approveRun(new SanitizingCheckpointer(await open()), "hitl", field);
 
       // Interrupt ids derive from checkpoint ids, which are random per run: compare what was asked.
       const asked = (r: typeof raw) => (r.paused as { __interrupt__?: { value: unknown }[] }).__interrupt__?.map((i) => i.value);
@@ -58,7 +59,7 @@ for (const factory of saverFactories) {
 
     it("repairs a pending approval the user answered with a new message, when the app asks for it", async () => {
       const checkpointer = new SanitizingCheckpointer(await open());
-      const graph = approvalGraph(checkpointer);
+      const graph = approvalGraph(checkpointer, field);
       const config = { configurable: { thread_id: "hitl-new-message" } };
       await graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config);
 
@@ -70,8 +71,9 @@ for (const factory of saverFactories) {
 
     it("retries the cancelled tools with invoke(null) and sanitizer: 'preserve', one result per call", async () => {
       const checkpointer = new SanitizingCheckpointer(await open());
-      await cancelFirstTurn(checkpointer, "during-tools", "retry");
-      const graph = reactGraph({ model: agentModel("anthropic"), tools: { search: () => "Paris: 15°C", lookup: () => "Seoul: 12°C" } }).compile(checkpointer);
+      await cancelFirstTurn(checkpointer, "during-tools", "retry", { field });
+      const tools = { search: () => "Paris: 15°C", lookup: () => "Seoul: 12°C" };
+      const graph = reactGraph({ model: agentModel("anthropic"), tools, field }).compile(checkpointer);
 
       const state = await graph.invoke(null, { configurable: { thread_id: "retry", sanitizer: "preserve" } });
       expect(transcript(state.messages)).toEqual([
@@ -85,7 +87,8 @@ for (const factory of saverFactories) {
 
     it("retries a run that stopped at a static breakpoint with invoke(null) and sanitizer: 'preserve'", async () => {
       const checkpointer = new SanitizingCheckpointer(await open());
-      const graph = reactGraph({ model: agentModel("openai"), tools: { search: () => "Paris: 15°C", lookup: () => "Seoul: 12°C" } });
+      const tools = { search: () => "Paris: 15°C", lookup: () => "Seoul: 12°C" };
+      const graph = reactGraph({ model: agentModel("openai"), tools, field });
       const app = graph.compile(checkpointer, { interruptBefore: ["tools"] });
       const config = { configurable: { thread_id: "breakpoint" } };
       await app.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config);

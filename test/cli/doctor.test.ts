@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { DoctorReport } from "../../src/cli/doctor.js";
 import { rejectingProviders } from "../support/provider-rules.js";
-import { reactGraph } from "../support/react-graph.js";
+import { reactGraph, type MessagesField } from "../support/react-graph.js";
 import { postgresFactory, redisFactory, saverFactories } from "../support/savers.js";
 import { POSTGRES_URL, REDIS_URL } from "../support/services.js";
 import { FIRST_QUESTION, agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";
@@ -31,13 +31,15 @@ const json = async (...argv: string[]) => {
 };
 
 /** Two clean threads, three cancelled at different points, one paused at an approval. */
-async function seed(saver: BaseCheckpointSaver) {
-  await nextTurn(saver, "anthropic", "clean-1");
-  await nextTurn(saver, "anthropic", "clean-2");
-  await cancelFirstTurn(saver, "during-tools", "cancelled-in-tools");
-  await cancelFirstTurn(saver, "during-llm", "cancelled-in-llm");
-  await cancelFirstTurn(saver, "after-one-of-two-parallel-tools", "cancelled-in-parallel");
-  const approval = reactGraph({ model: agentModel("anthropic"), tools: { search: () => String(interrupt("approve?")), lookup: () => "ok" } }).compile(saver);
+async function seed(saver: BaseCheckpointSaver, field: MessagesField = "MessagesValue") {
+  const where = { field };
+  await nextTurn(saver, "anthropic", "clean-1", undefined, where);
+  await nextTurn(saver, "anthropic", "clean-2", undefined, where);
+  await cancelFirstTurn(saver, "during-tools", "cancelled-in-tools", where);
+  await cancelFirstTurn(saver, "during-llm", "cancelled-in-llm", where);
+  await cancelFirstTurn(saver, "after-one-of-two-parallel-tools", "cancelled-in-parallel", where);
+  const tools = { search: () => String(interrupt("approve?")), lookup: () => "ok" };
+  const approval = reactGraph({ model: agentModel("anthropic"), tools, field }).compile(saver);
   await approval.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, { configurable: { thread_id: "paused" } });
 }
 
@@ -138,6 +140,31 @@ describe.each(STORES)("doctor on %s", (_, openStore) => {
     // The stored history is repaired: the raw saver (no sanitizer) and a strict model continue the thread.
     for (const { threadId } of EXPECTED_BROKEN) {
       const { messages, model } = await nextTurn(store.saver, "anthropic", threadId);
+      expect(model.rejections).toEqual([]);
+      expect(rejectingProviders(messages)).toEqual({});
+    }
+  });
+
+  it("finds and fixes broken delta threads (MessagesDeltaValue) the same way", async () => {
+    const store = await openStore();
+    stores.push(store);
+    await seed(store.saver, "MessagesDeltaValue");
+    const where = { field: "MessagesDeltaValue" } as const;
+    // The lists are not in the stored checkpoints: the raw saver rebuilds them broken.
+    const graph = reactGraph({ model: agentModel("anthropic"), tools: {}, field: where.field }).compile(store.saver);
+    const rebuilt = async (threadId: string) => (await graph.getState({ configurable: { thread_id: threadId } })).values.messages;
+    expect(rejectingProviders([...(await rebuilt("cancelled-in-llm")), new HumanMessage("next")])).not.toEqual({});
+
+    const { code, report } = await json(...store.args);
+    expect(code).toBe(1);
+    expect(report.scanned).toBe(6);
+    expect(report.threads.map(({ threadId, patterns }) => ({ threadId, patterns }))).toEqual(EXPECTED_BROKEN);
+
+    expect((await json(...store.args, "--fix")).report.fixed).toBe(3);
+    expect(await json(...store.args)).toMatchObject({ code: 0, report: { broken: 0 } });
+    for (const { threadId } of EXPECTED_BROKEN) {
+      expect(rejectingProviders([...(await rebuilt(threadId)), new HumanMessage("next")])).toEqual({});
+      const { messages, model } = await nextTurn(store.saver, "bedrock", threadId, undefined, where);
       expect(model.rejections).toEqual([]);
       expect(rejectingProviders(messages)).toEqual({});
     }

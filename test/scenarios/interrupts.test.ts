@@ -5,13 +5,14 @@ import { Annotation, Command, END, MessagesAnnotation, START, StateGraph, interr
 import { describe, expect, it } from "vitest";
 import { comparable, rawAndSanitized } from "../support/compare.js";
 import { rejectingProviders } from "../support/provider-rules.js";
+import { MESSAGES_FIELDS, messagesState, type MessagesField } from "../support/react-graph.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 
 type Step = Record<string, unknown> & { __interrupt__?: { id: string; value: unknown }[] };
 
 /** A model-free agent turn: the AI asks to send an email; the tool asks a human first. */
-function emailAgent(checkpointer: BaseCheckpointSaver) {
-  return new StateGraph(MessagesAnnotation)
+function emailAgent(checkpointer: BaseCheckpointSaver, field: MessagesField) {
+  return new StateGraph(messagesState("messages", field) as typeof MessagesAnnotation)
     .addNode("agent", (state) =>
       state.messages.at(-1)?.type === "tool"
         ? { messages: [new AIMessage(`Done: ${state.messages.at(-1)!.content}`)] }
@@ -53,13 +54,15 @@ for (const factory of saverFactories) {
       expect(sanitized.final).toEqual({ generatedText: "Improved draft after review" });
     });
 
-    it.each([
-      ["approve", { action: "approve" }, "Email sent to bob@example.com"],
-      ["approve with edited arguments", { action: "approve", to: "alice@example.com" }, "Email sent to alice@example.com"],
-      ["reject", { action: "reject" }, "Email cancelled by user"],
-    ])("a tool that asks for approval: %s", async (_, answer, toolResult) => {
+    it.each(
+      MESSAGES_FIELDS.flatMap((field) => [
+        { name: "approve", answer: { action: "approve" }, toolResult: "Email sent to bob@example.com", field },
+        { name: "approve with edited arguments", answer: { action: "approve", to: "alice@example.com" }, toolResult: "Email sent to alice@example.com", field },
+        { name: "reject", answer: { action: "reject" }, toolResult: "Email cancelled by user", field },
+      ]),
+    )("a tool that asks for approval: $name (conversation in $field)", async ({ answer, toolResult, field }) => {
       const run = async (checkpointer: BaseCheckpointSaver) => {
-        const graph = emailAgent(checkpointer);
+        const graph = emailAgent(checkpointer, field);
         const config = { configurable: { thread_id: "email" } };
         const paused = (await graph.invoke({ messages: [new HumanMessage("Email Bob about lunch")] }, config)) as Step;
         const pausedState = await graph.getState(config);

@@ -4,15 +4,16 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { comparable, rawAndSanitized } from "../support/compare.js";
 import { rejectingProviders } from "../support/provider-rules.js";
-import { reactGraph } from "../support/react-graph.js";
+import { MESSAGES_FIELDS, reactGraph, type MessagesField } from "../support/react-graph.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../support/scenarios.js";
 
 const config = { configurable: { thread_id: "history" } };
 
 /** A finished two-turn conversation with tool calls, and its compiled graph. */
-async function conversation(checkpointer: BaseCheckpointSaver, tools = { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT }) {
-  const graph = reactGraph({ model: agentModel("anthropic"), tools }).compile(checkpointer);
+async function conversation(checkpointer: BaseCheckpointSaver, field: MessagesField) {
+  const tools = { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT };
+  const graph = reactGraph({ model: agentModel("anthropic"), tools, field }).compile(checkpointer);
   await graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config);
   await graph.invoke({ messages: [new HumanMessage("And tomorrow?")] }, config);
   return graph;
@@ -26,12 +27,12 @@ async function beforeTools(graph: Awaited<ReturnType<typeof conversation>>) {
 }
 
 for (const factory of saverFactories) {
-  describe(`time travel and retries on ${factory.name}`, () => {
+  describe.each(MESSAGES_FIELDS)(`time travel and retries on ${factory.name}, conversation in %s`, (field) => {
     const open = saverPerTest(factory);
 
     it("replays from an earlier checkpoint_id exactly as the raw saver does", async () => {
       const { raw, sanitized } = await rawAndSanitized(open, async (checkpointer) => {
-        const graph = await conversation(checkpointer);
+        const graph = await conversation(checkpointer, field);
         const target = await beforeTools(graph);
         const replayed = await graph.invoke(null, target.config);
         return { target: target.values, replayed };
@@ -44,7 +45,7 @@ for (const factory of saverFactories) {
 
     it("forks with updateState from an earlier checkpoint exactly as the raw saver does", async () => {
       const { raw, sanitized } = await rawAndSanitized(open, async (checkpointer) => {
-        const graph = await conversation(checkpointer);
+        const graph = await conversation(checkpointer, field);
         const target = await beforeTools(graph);
         const calls = (target.values.messages as AIMessage[]).at(-1)!.tool_calls!;
         const fork = await graph.updateState(
@@ -74,7 +75,7 @@ for (const factory of saverFactories) {
           },
           lookup: () => LOOKUP_RESULT,
         };
-        const graph = reactGraph({ model: agentModel("openai"), tools }).compile(checkpointer);
+        const graph = reactGraph({ model: agentModel("openai"), tools, field }).compile(checkpointer);
         const error = await graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, { ...config, durability: "sync" }).catch((e: Error) => e.message);
         const retried = await graph.invoke(null, { configurable: { ...config.configurable, sanitizer: "preserve" } });
         return { error, retried };
@@ -86,7 +87,7 @@ for (const factory of saverFactories) {
 
     it("lists the same history (getStateHistory) as the raw saver for a finished conversation", async () => {
       const { raw, sanitized } = await rawAndSanitized(open, async (checkpointer) => {
-        const graph = await conversation(checkpointer);
+        const graph = await conversation(checkpointer, field);
         const history = [];
         for await (const snapshot of graph.getStateHistory(config)) history.push({ values: snapshot.values, next: snapshot.next, step: snapshot.metadata?.step });
         return history;

@@ -8,7 +8,18 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { Annotation, END, START, Send, StateGraph, messagesStateReducer, type BaseCheckpointSaver, type Messages } from "@langchain/langgraph";
+import {
+  Annotation,
+  END,
+  MessagesDeltaValue,
+  START,
+  Send,
+  StateGraph,
+  StateSchema,
+  messagesStateReducer,
+  type BaseCheckpointSaver,
+  type Messages,
+} from "@langchain/langgraph";
 
 export type ToolFn = (args: Record<string, unknown>, config: RunnableConfig) => Promise<string> | string;
 
@@ -19,7 +30,16 @@ export interface ReactGraphOptions {
   fanOut?: "node" | "send";
   /** The state channel holding the conversation. Default `"messages"`. */
   channel?: string;
+  /** How that channel is stored. Default `"MessagesValue"`. */
+  field?: MessagesField;
 }
+
+/**
+ * How a graph stores its conversation: the whole list at every step (a `messages` reducer channel, as
+ * `MessagesValue`), or per-step deltas rebuilt on read (`MessagesDeltaValue`, a DeltaChannel).
+ */
+export type MessagesField = "MessagesValue" | "MessagesDeltaValue";
+export const MESSAGES_FIELDS: readonly MessagesField[] = ["MessagesValue", "MessagesDeltaValue"];
 
 type ToolCall = NonNullable<AIMessage["tool_calls"]>[number];
 /** Any state that holds the conversation under the agent's channel (other keys are the graph's own). */
@@ -40,6 +60,11 @@ const lastCalls = (messages: BaseMessage[]): ToolCall[] => {
   const last = messages.at(-1);
   return last?.type === "ai" ? ((last as AIMessage).tool_calls ?? []) : [];
 };
+
+/** A graph state holding only a conversation under `name`, stored as `field`. */
+export function messagesState(name = "messages", field: MessagesField = "MessagesValue") {
+  return field === "MessagesValue" ? Annotation.Root(messagesChannel(name)) : new StateSchema({ [name]: MessagesDeltaValue });
+}
 
 /** The agent's nodes and router, over the channel `channel`. */
 export function reactNodes({ model, tools, fanOut = "node", channel = "messages" }: ReactGraphOptions) {
@@ -67,7 +92,9 @@ export function reactGraph(options: ReactGraphOptions) {
   const nodes = reactNodes(options);
   // The channel name is chosen at run time, so the builder is typed loosely.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const builder: StateGraph<any, any, any, any> = new StateGraph(Annotation.Root(messagesChannel(options.channel ?? "messages")));
+  const builder: StateGraph<any, any, any, any> = new StateGraph(
+    messagesState(options.channel, options.field) as ReturnType<typeof Annotation.Root>,
+  );
   builder
     .addNode("agent", nodes.agent)
     .addNode("tools", nodes.tools)

@@ -3,9 +3,9 @@
  * aborted at a chosen point, then the user sends a new message.
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { END, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
+import { END, START, StateGraph, type Annotation, type BaseCheckpointSaver } from "@langchain/langgraph";
 import type { ProviderProfile } from "./provider-rules.js";
-import { hangUntilAborted, reactGraph, type ToolFn } from "./react-graph.js";
+import { hangUntilAborted, messagesState, reactGraph, type MessagesField, type ToolFn } from "./react-graph.js";
 import { StrictChatModel } from "./strict-chat-model.js";
 
 /**
@@ -27,10 +27,17 @@ export const LOOKUP_RESULT = "Seoul: 12°C, clear";
  */
 export type Mount = "root" | "subgraph" | "persistent-subgraph";
 
-function mountAgent(builder: ReturnType<typeof reactGraph>["builder"], checkpointer: BaseCheckpointSaver, mount: Mount) {
+/** Where the agent runs and how its conversation is stored (the parent's the same way). */
+export interface Placement {
+  mount?: Mount;
+  field?: MessagesField;
+}
+
+function mountAgent(builder: ReturnType<typeof reactGraph>["builder"], checkpointer: BaseCheckpointSaver, { mount = "root", field }: Placement) {
   if (mount === "root") return builder.compile({ checkpointer });
   const agent = builder.compile(mount === "persistent-subgraph" ? { checkpointer: true } : {});
-  return new StateGraph(MessagesAnnotation).addNode("assistant", agent).addEdge(START, "assistant").addEdge("assistant", END).compile({ checkpointer });
+  const parent = messagesState("messages", field) as ReturnType<typeof Annotation.Root>;
+  return new StateGraph(parent).addNode("assistant", agent).addEdge(START, "assistant").addEdge("assistant", END).compile({ checkpointer });
 }
 
 /** A model that calls two tools for the first question and answers plainly otherwise. */
@@ -92,17 +99,31 @@ export function stoppingParts(stop: StopPoint, onStop: (signal: AbortSignal | un
   return { model, tools, fanOut };
 }
 
-/** {@link stoppingParts} as a ReAct graph builder. */
-export function stoppingAgent(stop: StopPoint, onStop: (signal: AbortSignal | undefined) => void, profile: ProviderProfile = "openai") {
+/** {@link stoppingParts} as a ReAct graph builder, its conversation in `field`. */
+export function stoppingAgent(
+  stop: StopPoint,
+  onStop: (signal: AbortSignal | undefined) => void,
+  profile: ProviderProfile = "openai",
+  field?: MessagesField,
+) {
   const { model, tools, fanOut } = stoppingParts(stop, onStop, profile);
-  return { builder: reactGraph({ model, tools, fanOut }).builder, model };
+  return { builder: reactGraph({ model, tools, fanOut, field }).builder, model };
 }
 
+/** A mount alone, or a mount and a messages field. */
+const placementOf = (placement: Mount | Placement): Placement => (typeof placement === "string" ? { mount: placement } : placement);
+
 /** Runs the first turn on `thread` and cancels it at `stop`. Returns the error the run ended with. */
-export async function cancelFirstTurn(checkpointer: BaseCheckpointSaver, stop: StopPoint, thread: string, mount: Mount = "root"): Promise<unknown> {
+export async function cancelFirstTurn(
+  checkpointer: BaseCheckpointSaver,
+  stop: StopPoint,
+  thread: string,
+  placement: Mount | Placement = "root",
+): Promise<unknown> {
   const controller = new AbortController();
-  const { builder } = stoppingAgent(stop, () => controller.abort());
-  const graph = mountAgent(builder, checkpointer, mount);
+  const where = placementOf(placement);
+  const { builder } = stoppingAgent(stop, () => controller.abort(), "openai", where.field);
+  const graph = mountAgent(builder, checkpointer, where);
   try {
     // "sync" durability: every checkpoint is stored before the next step starts, so the thread is
     // settled when the cancelled call returns. With the default "async", a slower saver (Postgres,
@@ -123,11 +144,12 @@ export async function nextTurn(
   profile: ProviderProfile,
   thread: string,
   text = "Thanks, and tomorrow?",
-  mount: Mount = "root",
+  placement: Mount | Placement = "root",
 ) {
   const model = agentModel(profile);
-  const { builder } = reactGraph({ model, tools: { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT } });
-  const graph = mountAgent(builder, checkpointer, mount);
+  const where = placementOf(placement);
+  const { builder } = reactGraph({ model, field: where.field, tools: { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT } });
+  const graph = mountAgent(builder, checkpointer, where);
   const state = await graph.invoke({ messages: [new HumanMessage(text)] }, { configurable: { thread_id: thread } });
   return { messages: state.messages as BaseMessage[], model };
 }

@@ -1,0 +1,81 @@
+import { DeltaChannel, messagesDeltaReducer } from "@langchain/langgraph";
+import { DeltaSnapshot, isDeltaSnapshot, type DeltaChannelHistory } from "@langchain/langgraph-checkpoint";
+import { isMessageLike } from "../messages/message-view.js";
+import { findTailStart } from "../repair/tail.js";
+
+// Mirrors @langchain/langgraph's Overwrite wire forms, which replayWrites unwraps.
+const overwritten = (value: unknown): unknown => {
+  if (typeof value !== "object" || value === null) return value;
+  if ("__overwrite__" in value) return (value as { __overwrite__: unknown }).__overwrite__;
+  const rec = value as { type?: unknown; value?: unknown };
+  return rec.type === "__overwrite__" && "value" in rec ? rec.value : value;
+};
+
+const messagesOrList = (value: unknown): boolean =>
+  Array.isArray(value) ? value.every(isMessageLike) : isMessageLike(value);
+
+/**
+ * Whether the history holds messages only: a seed that is a list of messages
+ * and writes that are messages or lists of them. The conformance suite stores
+ * numbers and strings in a channel named `messages`, which must come back as is.
+ */
+function holdsMessages(history: DeltaChannelHistory): boolean {
+  const seed = isDeltaSnapshot(history.seed) ? history.seed.value : history.seed;
+  if (seed === undefined ? history.writes.length === 0 : !(Array.isArray(seed) && seed.every(isMessageLike))) return false;
+  return history.writes.every(([, , value]) => messagesOrList(overwritten(value)));
+}
+
+/**
+ * The message list a `MessagesDeltaValue` channel rebuilds from `history`,
+ * by LangGraph's own replay (seed, then writes through `messagesDeltaReducer`).
+ */
+export function rebuildMessages(history: DeltaChannelHistory): unknown[] {
+  // The seed is a DeltaSnapshot or a plain list (holdsMessages checked it).
+  const channel = new DeltaChannel(messagesDeltaReducer).fromCheckpoint(history.seed as DeltaSnapshot | undefined);
+  channel.replayWrites(history.writes);
+  return channel.isAvailable() ? (channel.get() as unknown[]) : [];
+}
+
+/** A message channel of a delta history: the list it rebuilds into. */
+export interface DeltaMessages {
+  channel: string;
+  history: DeltaChannelHistory;
+  messages: unknown[];
+}
+
+/** The channels of `histories` that hold messages (and that `channels` names, when given), rebuilt. @internal */
+export function deltaMessageChannels(
+  histories: Record<string, DeltaChannelHistory>,
+  channels: readonly string[] | undefined,
+): DeltaMessages[] {
+  const found: DeltaMessages[] = [];
+  for (const channel of Object.keys(histories)) {
+    if (channels !== undefined && !channels.includes(channel)) continue;
+    const history = histories[channel]!;
+    if (holdsMessages(history)) found.push({ channel, history, messages: rebuildMessages(history) });
+  }
+  return found;
+}
+
+/**
+ * Whether the tail of `messages` may hold what an earlier run's read repaired: a trailing run of
+ * HumanMessages of more than one (the new input after an unanswered one, pattern A).
+ */
+export function tailSpansTurns(messages: readonly unknown[]): boolean {
+  const start = findTailStart(messages);
+  return start < messages.length - 1 && (messages[messages.length - 1] as { type?: unknown }).type === "human";
+}
+
+/**
+ * `histories` with the given channels replaced by a seed holding their list and no writes, which the
+ * graph rebuilds into exactly that list.
+ */
+export function withLists(
+  histories: Record<string, DeltaChannelHistory>,
+  lists: ReadonlyMap<string, unknown[]>,
+): Record<string, DeltaChannelHistory> {
+  if (lists.size === 0) return histories;
+  const result = { ...histories };
+  for (const [channel, messages] of lists) result[channel] = { seed: new DeltaSnapshot(messages), writes: [] };
+  return result;
+}

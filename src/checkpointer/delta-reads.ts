@@ -1,0 +1,128 @@
+import type { RunnableConfig } from "@langchain/core/runnables";
+import {
+  isDeltaSnapshot,
+  type BaseCheckpointSaver,
+  type CheckpointTuple,
+  type DeltaChannelHistory,
+} from "@langchain/langgraph-checkpoint";
+import type { Repair } from "../repair/patterns.js";
+import { repairMessages, type TailMode } from "../repair/repair-messages.js";
+import { findTailStart } from "../repair/tail.js";
+import { deltaMessageChannels, tailSpansTurns, withLists, type DeltaMessages } from "./delta-history.js";
+import type { ReadDecision, ReadDecisions } from "./read-decisions.js";
+import type { ChannelRepairs, TupleRepairSettings } from "./sanitize-tuple.js";
+import { strandedResults } from "./stranded-results.js";
+import { policyFor, tailModeForGetTuple, tailModeForList, type SanitizerPolicy } from "./tail-policy.js";
+
+/** How far up a preserved read looks for the input checkpoint that started its run. */
+const MAX_RUN_STEPS = 64;
+
+/** The list a run started from, when the read that loaded it repaired the tail. */
+interface RepairedRunStart {
+  parent: CheckpointTuple;
+  lists: Map<string, unknown[]>;
+}
+
+/** Whether `prefix` is the start of `messages`, message by message (by id: both were rebuilt separately). */
+function startsWith(messages: readonly unknown[], prefix: readonly unknown[]): boolean {
+  if (prefix.length > messages.length) return false;
+  const idOf = (m: unknown) => (m as { id?: unknown }).id;
+  return prefix.every((m, i) => idOf(m) !== undefined && idOf(m) === idOf(messages[i]));
+}
+
+/**
+ * Repairs what `getDeltaChannelHistory` hands the graph, so that a delta message channel
+ * (`MessagesDeltaValue`) rebuilds into the list a list channel (`MessagesValue`) with the same history
+ * reads. A list channel stores, at each checkpoint, what the run had in memory: the list its first read
+ * repaired, plus the run's writes. A delta channel stores only the writes, so a read redoes that repair.
+ * @internal
+ */
+export class DeltaReads {
+  constructor(
+    private readonly inner: BaseCheckpointSaver<string | number>,
+    private readonly settings: TupleRepairSettings,
+    private readonly policy: SanitizerPolicy,
+    private readonly decisions: ReadDecisions,
+    /** Called after each read, with the tail it used and the channels it repaired (possibly none). */
+    private readonly report: (config: RunnableConfig, tail: TailMode, repaired: ChannelRepairs[]) => void,
+  ) {}
+
+  async read(options: { config: RunnableConfig; channels: string[] }): Promise<Record<string, DeltaChannelHistory>> {
+    const histories = await this.inner.getDeltaChannelHistory(options);
+    const { config } = options;
+    const recalled = this.decisions.recall(config);
+    const policy = policyFor(config, this.policy);
+    const decision = recalled ?? { tail: tailModeForList(policy), auto: policy === "auto" };
+    if (decision.tail === "off") return histories;
+    const channels = deltaMessageChannels(histories, this.settings.channels);
+    if (channels.length === 0) return histories;
+    const runStart = this.mayFollowRepairedRead(decision, recalled === undefined, channels)
+      ? await this.repairedRunStart(config, recalled, options.channels)
+      : undefined;
+
+    const lists = new Map<string, unknown[]>();
+    const repaired: ChannelRepairs[] = [];
+    for (const { channel, messages } of channels) {
+      let list = messages;
+      const earlier: Repair[] = [];
+      const start = runStart?.lists.get(channel);
+      if (start && startsWith(messages, start)) {
+        const recovered = strandedResults(runStart!.parent.pendingWrites, channel).messages;
+        const first = repairMessages(start, { ...this.settings.repair, tail: "repair", recoveredResults: recovered });
+        earlier.push(...first.repairs);
+        list = [...first.messages, ...messages.slice(start.length)];
+      }
+      const recovered = decision.tail === "repair" ? strandedResults(decision.pendingWrites, channel).messages : undefined;
+      const result = repairMessages(list, { ...this.settings.repair, tail: decision.tail, recoveredResults: recovered });
+      if (earlier.length === 0 && result.repairs.length === 0) continue;
+      lists.set(channel, result.messages);
+      repaired.push({ channel, repairs: [...earlier, ...result.repairs] });
+    }
+    this.report(config, decision.tail, repaired);
+    return withLists(histories, lists);
+  }
+
+  /**
+   * Whether the tail this read preserves may be one an earlier read repaired: the checkpoint took new
+   * input (its list is the one that read loaded), or its tail spans the new input and an earlier turn.
+   */
+  private mayFollowRepairedRead(decision: ReadDecision, unread: boolean, channels: DeltaMessages[]): boolean {
+    if (decision.tail !== "preserve" || !decision.auto) return false;
+    if (channels.some(({ messages }) => tailSpansTurns(messages))) return true;
+    const openTail = channels.some(({ messages }) => findTailStart(messages) < messages.length);
+    return openTail && (unread || decision.source === "input");
+  }
+
+  /**
+   * The input checkpoint that started the run which wrote the checkpoint `config` addresses, and the
+   * lists of its parent, when the read of that parent as the latest checkpoint repairs the tail.
+   */
+  private async repairedRunStart(
+    config: RunnableConfig,
+    recalled: ReadDecision | undefined,
+    channels: string[],
+  ): Promise<RepairedRunStart | undefined> {
+    let at: { source?: string; parentConfig?: RunnableConfig } | undefined = recalled;
+    if (at === undefined) {
+      const tuple = await this.inner.getTuple(config);
+      at = tuple && { source: tuple.metadata?.source, parentConfig: tuple.parentConfig };
+    }
+    for (let steps = 0; at !== undefined && at.source !== "input"; steps++) {
+      if (at.parentConfig === undefined || steps >= MAX_RUN_STEPS) return undefined;
+      const tuple = await this.inner.getTuple(at.parentConfig);
+      at = tuple && { source: tuple.metadata?.source, parentConfig: tuple.parentConfig };
+    }
+    if (at?.parentConfig === undefined) return undefined;
+    const parent = await this.inner.getTuple(at.parentConfig);
+    if (!parent || tailModeForGetTuple("auto", {}, parent) !== "repair") return undefined;
+    // A channel the parent holds a snapshot of is read from it, as the graph does; the others are walked.
+    const values = parent.checkpoint.channel_values;
+    const stored = (c: string) => (isDeltaSnapshot(values[c]) ? (values[c] as { value: unknown }).value : values[c]);
+    const walked = channels.filter((c) => stored(c) === undefined);
+    const histories: Record<string, DeltaChannelHistory> =
+      walked.length > 0 ? await this.inner.getDeltaChannelHistory({ config: parent.config, channels: walked }) : {};
+    for (const c of channels) if (stored(c) !== undefined) histories[c] = { seed: stored(c), writes: [] };
+    const lists = deltaMessageChannels(histories, this.settings.channels).map((c) => [c.channel, c.messages] as const);
+    return { parent, lists: new Map(lists) };
+  }
+}
