@@ -13,7 +13,8 @@ describe("package entry points", () => {
   }, 120_000);
 
   it("ships type declarations for both formats", () => {
-    for (const file of ["dist/esm/index.d.ts", "dist/cjs/index.d.ts", "dist/esm/redis/index.d.ts", "dist/cjs/redis/index.d.ts"]) expect(existsSync(`${root}/${file}`)).toBe(true);
+    const entries = ["", "redis/", "postgres/"];
+    for (const file of entries.flatMap((e) => [`dist/esm/${e}index.d.ts`, `dist/cjs/${e}index.d.ts`])) expect(existsSync(`${root}/${file}`)).toBe(true);
   });
 
   it("loads with require() and wraps the app's CommonJS MemorySaver", () => {
@@ -48,5 +49,20 @@ describe("package entry points", () => {
     expect([cjs, esm]).toEqual(["function", "function"]);
     const main = run(["-e", `require("langgraph-checkpoint-sanitizer"); console.log(Object.keys(require.cache).some((f) => f.includes("/ioredis/")))`]);
     expect(main).toBe("false");
+  });
+
+  it("exposes FastPostgresSaver from the ./postgres subpath in both formats, and keeps pg out of the main entry", () => {
+    const construct = `new FastPostgresSaver(new (require("pg").Pool)(), undefined, { schema: "s" }).serde.constructor.name`;
+    const cjs = run(["-e", `const { FastPostgresSaver } = require("langgraph-checkpoint-sanitizer/postgres"); console.log(${construct})`]);
+    const esm = run([
+      "--input-type=module",
+      "-e",
+      `import { createRequire } from "node:module"; const require = createRequire(import.meta.url);
+       import { FastPostgresSaver } from "langgraph-checkpoint-sanitizer/postgres"; console.log(${construct})`,
+    ]);
+    expect([cjs, esm]).toEqual(["FastJsonPlusSerializer", "FastJsonPlusSerializer"]);
+    const loaded = `Object.keys(require.cache).some((f) => /[\\/](pg|@langchain[\\/]langgraph-checkpoint-postgres)[\\/]/.test(f))`;
+    expect(run(["-e", `require("langgraph-checkpoint-sanitizer"); console.log(${loaded})`])).toBe("false");
+    expect(run(["-e", `require("langgraph-checkpoint-sanitizer/postgres"); console.log(${loaded})`])).toBe("true");
   });
 });
