@@ -36,7 +36,9 @@ const types = {
  * only: prepared even without parameters (text results otherwise). `binary`
  * and `queryMode` are per-query options of node-postgres that its types omit.
  */
-export const binaryQuery = (text: string, values: unknown[]): QueryConfig & { binary: true; queryMode: "extended" } => ({
+type BinaryQueryConfig = QueryConfig & { binary: true; queryMode: "extended" };
+
+export const binaryQuery = (text: string, values: unknown[]): BinaryQueryConfig => ({
   text,
   values,
   binary: true,

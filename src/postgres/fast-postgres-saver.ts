@@ -16,7 +16,11 @@ export interface FastPostgresSaverOptions {
   schema: string;
 }
 
-/** Checkpoints written before LangGraph stored pending sends as a channel: the official saver migrates them on read. */
+/** getTuple's selections, the official saver's. */
+const BY_ID = "WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3";
+const LATEST = "WHERE thread_id = $1 AND checkpoint_ns = $2 ORDER BY checkpoint_id DESC LIMIT 1";
+
+/** Checkpoints from before LangGraph stored pending sends as a channel: the official saver migrates them on read. */
 const needsSendsMigration = (stored: StoredCheckpoint) => stored.checkpoint.v < 4 && stored.parentCheckpointId !== null;
 
 /**
@@ -48,7 +52,8 @@ export class FastPostgresSaver extends PostgresSaver {
   constructor(pool: pg.Pool, serde?: SerializerProtocol, options?: Partial<FastPostgresSaverOptions>) {
     const schema = options?.schema ?? "public";
     if (typeof schema !== "string" || schema.includes('"')) {
-      throw new Error(`FastPostgresSaver: invalid schema ${JSON.stringify(schema)}; pass a schema name without double quotes.`);
+      const shown = JSON.stringify(schema);
+      throw new Error(`FastPostgresSaver: invalid schema ${shown}; pass a schema name without double quotes.`);
     }
     super(pool, serde ?? new FastJsonPlusSerializer(), { ...options, schema });
     this.#pool = pool;
@@ -63,11 +68,12 @@ export class FastPostgresSaver extends PostgresSaver {
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const { thread_id, checkpoint_ns = "", checkpoint_id } = config.configurable ?? {};
     const [stored] = checkpoint_id
-      ? await this.#read("WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3", [thread_id, checkpoint_ns, checkpoint_id])
-      : await this.#read("WHERE thread_id = $1 AND checkpoint_ns = $2 ORDER BY checkpoint_id DESC LIMIT 1", [thread_id, checkpoint_ns]);
+      ? await this.#read(BY_ID, [thread_id, checkpoint_ns, checkpoint_id])
+      : await this.#read(LATEST, [thread_id, checkpoint_ns]);
     if (stored === undefined) return undefined;
     if (needsSendsMigration(stored)) {
-      return super.getTuple({ ...config, configurable: { ...config.configurable, checkpoint_id: stored.checkpointId } });
+      const { checkpointId } = stored;
+      return super.getTuple({ ...config, configurable: { ...config.configurable, checkpoint_id: checkpointId } });
     }
     return this.#tuple(stored, thread_id, checkpoint_ns);
   }
@@ -80,7 +86,8 @@ export class FastPostgresSaver extends PostgresSaver {
     for (const stored of await this.#read(selection, args)) {
       const { threadId, checkpointNs, checkpointId } = stored;
       if (needsSendsMigration(stored)) {
-        yield (await super.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpointId } }))!;
+        const legacy = { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpointId } };
+        yield (await super.getTuple(legacy))!;
       } else {
         yield await this.#tuple(stored, threadId, checkpointNs);
       }
@@ -110,8 +117,16 @@ export class FastPostgresSaver extends PostgresSaver {
         channel_values: Object.fromEntries(values.map((blob, i) => [blob.channel, loaded[i]])),
       },
       metadata: await this._loadMetadata(stored.metadata),
-      parentConfig: parentCheckpointId ? { configurable: { thread_id, checkpoint_ns, checkpoint_id: parentCheckpointId } } : undefined,
-      pendingWrites: await Promise.all(writes.map(async (write) => [write.taskId, write.channel, await this.#load(write)] as [string, string, unknown])),
+      parentConfig: parentCheckpointId
+        ? { configurable: { thread_id, checkpoint_ns, checkpoint_id: parentCheckpointId } }
+        : undefined,
+      pendingWrites: await Promise.all(
+        writes.map(async ({ taskId, channel, ...value }): Promise<[string, string, unknown]> => [
+          taskId,
+          channel,
+          await this.#load(value),
+        ]),
+      ),
     };
   }
 }

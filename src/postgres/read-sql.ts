@@ -40,7 +40,8 @@ export interface ReadRow {
 
 /** A blob column split by serde type, as the header explains. */
 const blobColumns = (alias: string) =>
-  `case when ${alias}.type = 'json' then ${alias}.blob end, case when ${alias}.type <> 'json' then encode(${alias}.blob, 'base64') end`;
+  `case when ${alias}.type = 'json' then ${alias}.blob end,
+  case when ${alias}.type <> 'json' then encode(${alias}.blob, 'base64') end`;
 
 /**
  * `selection` filters, orders and limits `checkpoints` (unqualified columns,
@@ -67,7 +68,8 @@ select '${BLOB_ROW}', cp.pos::text, null, null, null, null, null, null, null, nu
 from cp
 join jsonb_each_text(cp.checkpoint -> 'channel_versions') as v on true
 join ${table("checkpoint_blobs")} bl
-  on bl.thread_id = cp.thread_id and bl.checkpoint_ns = cp.checkpoint_ns and bl.channel = v.key and bl.version = v.value
+  on bl.thread_id = cp.thread_id and bl.checkpoint_ns = cp.checkpoint_ns
+  and bl.channel = v.key and bl.version = v.value
 union all
 select '${WRITE_ROW}', cp.pos::text, (row_number() over (partition by cp.pos order by cw.task_id, cw.idx))::text,
   null, null, null, null, null, null, cw.task_id, cw.channel, cw.type, ${blobColumns("cw")}

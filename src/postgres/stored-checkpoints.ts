@@ -25,7 +25,8 @@ export interface StoredCheckpoint {
   writes: (StoredValue & { taskId: string; channel: string })[];
 }
 
-const bytesOf = (row: ReadRow): Uint8Array | null => row.json ?? (row.base64 === null ? null : Buffer.from(row.base64, "base64"));
+const bytesOf = (row: ReadRow): Uint8Array | null =>
+  row.json ?? (row.base64 === null ? null : Buffer.from(row.base64, "base64"));
 
 /** The checkpoints in `rows`, in the order the statement selected them. */
 export function groupRows(rows: ReadRow[]): StoredCheckpoint[] {

@@ -22,7 +22,8 @@ import { serviceAvailable } from "../support/services.js";
 
 /** A finished conversation, then a fork from where the first turn's tools were about to run. */
 async function forkedConversation(saver: BaseCheckpointSaver, thread_id: string) {
-  const graph = reactGraph({ model: agentModel("anthropic"), tools: { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT } }).compile(saver);
+  const tools = { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT };
+  const graph = reactGraph({ model: agentModel("anthropic"), tools }).compile(saver);
   const config = { configurable: { thread_id } };
   await graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config);
   await graph.invoke({ messages: [new HumanMessage("And tomorrow?")] }, config);

@@ -14,16 +14,10 @@ import { comparable } from "../support/compare.js";
 import { rejectingProviders } from "../support/provider-rules.js";
 import { reactGraph } from "../support/react-graph.js";
 import { fastPostgresFactory, postgresFactory, saverPerTest } from "../support/savers.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, STOP_POINTS, agentModel, cancelFirstTurn, nextTurn, type Mount } from "../support/scenarios.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, STOP_POINTS, agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";
+import type { Mount } from "../support/scenarios.js";
 import { serviceAvailable } from "../support/services.js";
 import { ProviderRejection } from "../support/strict-chat-model.js";
-
-/** The history a graph shows for `thread_id`: values, next nodes and step of every checkpoint. */
-async function stateHistory(graph: { getStateHistory: (config: object) => AsyncIterable<{ values: unknown; next: string[]; metadata?: { step?: number } }> }, thread_id: string) {
-  const history = [];
-  for await (const s of graph.getStateHistory({ configurable: { thread_id } })) history.push({ values: s.values, next: s.next, step: s.metadata?.step });
-  return history;
-}
 
 describe.runIf(await serviceAvailable("postgres"))("FastPostgresSaver in graph runs, against PostgresSaver", () => {
   const openOfficial = saverPerTest(postgresFactory);
@@ -57,16 +51,20 @@ describe.runIf(await serviceAvailable("postgres"))("FastPostgresSaver in graph r
 
   it("time travel: a fork from an earlier checkpoint reads as on the official saver, fork caveat included", async () => {
     const { official, fast } = await onBoth(async (checkpointer) => {
-      const graph = reactGraph({ model: agentModel("anthropic"), tools: { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT } }).compile(checkpointer);
+      const tools = { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT };
+      const graph = reactGraph({ model: agentModel("anthropic"), tools }).compile(checkpointer);
       const config = { configurable: { thread_id: "fork" } };
       await graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config);
       await graph.invoke({ messages: [new HumanMessage("And tomorrow?")] }, config);
       let target: StateSnapshot | undefined;
-      for await (const snapshot of graph.getStateHistory(config)) if (snapshot.next.includes("tools")) target = snapshot; // the earliest
+      // The earliest checkpoint where the first turn's tools were about to run (history is newest first).
+      for await (const snapshot of graph.getStateHistory(config)) if (snapshot.next.includes("tools")) target = snapshot;
       const calls = (target!.values.messages as AIMessage[]).at(-1)!.tool_calls!;
       const edits = calls.map((c) => new ToolMessage({ content: "edited by a human", tool_call_id: c.id!, name: c.name }));
       const forked = await graph.invoke(null, await graph.updateState(target!.config, { messages: edits }, "tools"));
-      return { forked, history: await stateHistory(graph, "fork") };
+      const history = [];
+      for await (const { values, next, metadata } of graph.getStateHistory(config)) history.push({ values, next, step: metadata?.step });
+      return { forked, history };
     });
     expect(comparable(fast)).toEqual(comparable(official));
     // The official JS saver stores a fork's values under integer channel versions the original timeline already
