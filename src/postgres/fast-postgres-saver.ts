@@ -46,8 +46,9 @@ const needsSendsMigration = (stored: StoredCheckpoint) => stored.checkpoint.v < 
  * each.
  */
 export class FastPostgresSaver extends PostgresSaver {
-  readonly #pool: pg.Pool;
-  readonly #schema: string;
+  // Not `#private`: apps and tests wrap savers with Object.create or proxies, which `#` fields reject.
+  private readonly readPool: pg.Pool;
+  private readonly readSchema: string;
 
   constructor(pool: pg.Pool, serde?: SerializerProtocol, options?: Partial<FastPostgresSaverOptions>) {
     const schema = options?.schema ?? "public";
@@ -56,8 +57,8 @@ export class FastPostgresSaver extends PostgresSaver {
       throw new Error(`FastPostgresSaver: invalid schema ${shown}; pass a schema name without double quotes.`);
     }
     super(pool, serde ?? new FastJsonPlusSerializer(), { ...options, schema });
-    this.#pool = pool;
-    this.#schema = schema;
+    this.readPool = pool;
+    this.readSchema = schema;
   }
 
   /** A saver on a new pool for `connString`, like `PostgresSaver.fromConnString`. Call `setup()` once before use. */
@@ -68,14 +69,14 @@ export class FastPostgresSaver extends PostgresSaver {
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const { thread_id, checkpoint_ns = "", checkpoint_id } = config.configurable ?? {};
     const [stored] = checkpoint_id
-      ? await this.#read(BY_ID, [thread_id, checkpoint_ns, checkpoint_id])
-      : await this.#read(LATEST, [thread_id, checkpoint_ns]);
+      ? await this.readCheckpoints(BY_ID, [thread_id, checkpoint_ns, checkpoint_id])
+      : await this.readCheckpoints(LATEST, [thread_id, checkpoint_ns]);
     if (stored === undefined) return undefined;
     if (needsSendsMigration(stored)) {
       const { checkpointId } = stored;
       return super.getTuple({ ...config, configurable: { ...config.configurable, checkpoint_id: checkpointId } });
     }
-    return this.#tuple(stored, thread_id, checkpoint_ns);
+    return this.toTuple(stored, thread_id, checkpoint_ns);
   }
 
   override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
@@ -83,31 +84,31 @@ export class FastPostgresSaver extends PostgresSaver {
     const [where, args] = this._searchWhere(config, filter, before);
     let selection = `${where} ORDER BY checkpoint_id DESC`;
     if (limit !== undefined) selection += ` LIMIT ${Number.parseInt(limit.toString(), 10)}`;
-    for (const stored of await this.#read(selection, args)) {
+    for (const stored of await this.readCheckpoints(selection, args)) {
       const { threadId, checkpointNs, checkpointId } = stored;
       if (needsSendsMigration(stored)) {
         const legacy = { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpointId } };
         yield (await super.getTuple(legacy))!;
       } else {
-        yield await this.#tuple(stored, threadId, checkpointNs);
+        yield await this.toTuple(stored, threadId, checkpointNs);
       }
     }
   }
 
-  async #read(selection: string, args: unknown[]): Promise<StoredCheckpoint[]> {
-    const { rows } = await this.#pool.query<ReadRow>(binaryQuery(readSql(this.#schema, selection), args));
+  private async readCheckpoints(selection: string, args: unknown[]): Promise<StoredCheckpoint[]> {
+    const { rows } = await this.readPool.query<ReadRow>(binaryQuery(readSql(this.readSchema, selection), args));
     return groupRows(rows);
   }
 
-  #load(value: StoredValue): Promise<unknown> {
+  private loadValue(value: StoredValue): Promise<unknown> {
     return this.serde.loadsTyped(value.type, value.bytes as Uint8Array);
   }
 
   /** The tuple the official saver builds from the same row, field for field. */
-  async #tuple(stored: StoredCheckpoint, thread_id: string, checkpoint_ns: string): Promise<CheckpointTuple> {
+  private async toTuple(stored: StoredCheckpoint, thread_id: string, checkpoint_ns: string): Promise<CheckpointTuple> {
     const { checkpoint, blobs, writes, parentCheckpointId } = stored;
     const values = blobs.filter((blob) => blob.type !== "empty");
-    const loaded = await Promise.all(values.map((blob) => this.#load(blob)));
+    const loaded = await Promise.all(values.map((blob) => this.loadValue(blob)));
     return {
       config: { configurable: { thread_id, checkpoint_ns, checkpoint_id: stored.checkpointId } },
       checkpoint: {
@@ -124,7 +125,7 @@ export class FastPostgresSaver extends PostgresSaver {
         writes.map(async ({ taskId, channel, ...value }): Promise<[string, string, unknown]> => [
           taskId,
           channel,
-          await this.#load(value),
+          await this.loadValue(value),
         ]),
       ),
     };
