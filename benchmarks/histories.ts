@@ -1,5 +1,6 @@
 /** Chat histories for benchmarks: ReAct rounds of question, tool call, tool result, answer. */
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { emptyCheckpoint, uuid6, type BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 
 /** Where a history is broken, if anywhere. */
 export type HistoryState = "clean" | "broken-tail" | "broken-mid";
@@ -22,4 +23,14 @@ export function history(size: number, state: HistoryState = "clean"): BaseMessag
     if (!(state === "broken-tail" && last)) out.push(new AIMessage({ id: `f${r}`, content: `answer ${r}` }));
   }
   return out;
+}
+
+/** Stores one checkpoint holding `messages`; a broken tail also gets the pending task a cancelled run leaves. */
+export async function seed(saver: BaseCheckpointSaver, thread: string, size: number, state: HistoryState) {
+  const checkpoint = emptyCheckpoint();
+  checkpoint.id = uuid6(-1);
+  const version = saver.getNextVersion(undefined);
+  checkpoint.channel_values = { messages: history(size, state), ...(state === "broken-tail" ? { "branch:to:tools": null } : {}) };
+  checkpoint.channel_versions = Object.fromEntries(Object.keys(checkpoint.channel_values).map((c) => [c, version]));
+  return saver.put({ configurable: { thread_id: thread, checkpoint_ns: "" } }, checkpoint, { source: "loop", step: 1, parents: {} }, checkpoint.channel_versions);
 }

@@ -10,7 +10,7 @@ const run = (args: string[]) => execFileSync(process.execPath, args, { cwd: root
 // dist/ is built by `npm test` (its pretest) and by `npm ci` (prepare), never by a test.
 describe("package entry points", () => {
   it("ships type declarations for both formats", () => {
-    for (const entry of ["", "redis/", "middleware/"]) {
+    for (const entry of ["", "redis/", "middleware/", "postgres/"]) {
       for (const format of ["esm", "cjs"]) expect(existsSync(`${root}/dist/${format}/${entry}index.d.ts`)).toBe(true);
     }
   });
@@ -49,11 +49,11 @@ describe("package entry points", () => {
     expect(main).toBe("false");
   });
 
-  it("exports sanitizeGraph without loading @langchain/langgraph or langchain (graphs are recognized by shape)", () => {
+  it("exports sanitizeGraph without loading langchain (graphs and agents are recognized by shape)", () => {
     const out = run([
       "-e",
       `const { sanitizeGraph } = require("langgraph-checkpoint-sanitizer");
-       const loaded = Object.keys(require.cache).filter((f) => f.includes("/@langchain/langgraph/") || f.includes("/langchain/"));
+       const loaded = Object.keys(require.cache).filter((f) => f.includes("/node_modules/langchain/"));
        console.log(typeof sanitizeGraph, loaded.length);`,
     ]);
     expect(out).toBe("function 0");
@@ -64,5 +64,20 @@ describe("package entry points", () => {
     const cjs = run(["-e", `const m = require("langgraph-checkpoint-sanitizer/middleware"); console.log(${middleware})`]);
     const esm = run(["--input-type=module", "-e", `import * as m from "langgraph-checkpoint-sanitizer/middleware"; console.log(${middleware})`]);
     expect([cjs, esm]).toEqual(["SanitizeMessagesMiddleware", "SanitizeMessagesMiddleware"]);
+  });
+
+  it("exposes FastPostgresSaver from the ./postgres subpath in both formats, and keeps pg out of the main entry", () => {
+    const construct = `new FastPostgresSaver(new (require("pg").Pool)(), undefined, { schema: "s" }).serde.constructor.name`;
+    const cjs = run(["-e", `const { FastPostgresSaver } = require("langgraph-checkpoint-sanitizer/postgres"); console.log(${construct})`]);
+    const esm = run([
+      "--input-type=module",
+      "-e",
+      `import { createRequire } from "node:module"; const require = createRequire(import.meta.url);
+       import { FastPostgresSaver } from "langgraph-checkpoint-sanitizer/postgres"; console.log(${construct})`,
+    ]);
+    expect([cjs, esm]).toEqual(["FastJsonPlusSerializer", "FastJsonPlusSerializer"]);
+    const loaded = `Object.keys(require.cache).some((f) => /[\\/](pg|@langchain[\\/]langgraph-checkpoint-postgres)[\\/]/.test(f))`;
+    expect(run(["-e", `require("langgraph-checkpoint-sanitizer"); console.log(${loaded})`])).toBe("false");
+    expect(run(["-e", `require("langgraph-checkpoint-sanitizer/postgres"); console.log(${loaded})`])).toBe("true");
   });
 });

@@ -8,6 +8,7 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import pg from "pg";
+import { FastPostgresSaver } from "../../src/postgres/index.js";
 import { IORedisSaver } from "../../src/redis/index.js";
 import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "./services.js";
 import { afterEach } from "vitest";
@@ -53,27 +54,41 @@ export const sqliteFactory: SaverFactory = {
 /** A short random suffix for a test's own schema, key prefix or file. */
 export const unique = () => randomUUID().replaceAll("-", "").slice(0, 12);
 
-/** The official PostgresSaver, each instance in its own schema, dropped afterwards. */
-export const postgresFactory: SaverFactory = {
-  name: "@langchain/langgraph-checkpoint-postgres",
-  create: async () => {
-    const saver = PostgresSaver.fromConnString(POSTGRES_URL, { schema: `sanitizer_test_${unique()}` });
-    await saver.setup();
-    return saver;
-  },
-  destroy: async (saver) => {
-    const { schema } = (saver as unknown as { options: { schema: string } }).options;
-    await (saver as PostgresSaver).end();
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-  },
-  reader: (saver, serde) => {
-    const { pool, options } = saver as unknown as { pool: pg.Pool; options: { schema: string } };
-    return new PostgresSaver(pool, serde, options);
-  },
-};
+/** A Postgres saver class constructed like the official one (itself, or FastPostgresSaver). */
+type PostgresSaverClass = typeof PostgresSaver | typeof FastPostgresSaver;
+
+/** `Saver` on the test database, each instance in its own schema, dropped afterwards. */
+function postgresSaverFactory(name: string, Saver: PostgresSaverClass): SaverFactory {
+  return {
+    name,
+    create: async () => {
+      const saver = Saver.fromConnString(POSTGRES_URL, { schema: `sanitizer_test_${unique()}` });
+      await saver.setup();
+      return saver;
+    },
+    destroy: async (saver) => {
+      const { schema } = (saver as unknown as { options: { schema: string } }).options;
+      await (saver as PostgresSaver).end();
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+    },
+    reader: (saver, serde) => {
+      const { pool, options } = saver as unknown as { pool: pg.Pool; options: { schema: string } };
+      return new Saver(pool, serde, options);
+    },
+  };
+}
+
+/** The official PostgresSaver. */
+export const postgresFactory = postgresSaverFactory("@langchain/langgraph-checkpoint-postgres", PostgresSaver);
+
+/**
+ * FastPostgresSaver, the read path of this package over the official tables. Not in
+ * `saverFactories`: test/postgres runs it where its reads differ from the official saver's.
+ */
+export const fastPostgresFactory = postgresSaverFactory("FastPostgresSaver", FastPostgresSaver);
 
 /** Deletes every key under `prefix` (test cleanup only: the saver itself never scans). */
 export async function deleteKeys(client: Redis, prefix: string): Promise<void> {

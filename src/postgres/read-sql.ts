@@ -1,0 +1,79 @@
+/**
+ * The one statement FastPostgresSaver reads with: the selected checkpoints,
+ * then one row per channel blob and one per pending write, from the official
+ * tables. The official saver aggregates blobs and writes into `bytea[][]`
+ * arrays, which node-postgres parses slowly; here each blob is its own value.
+ *
+ * The result is fetched in the binary format (see binary-rows.ts), where
+ * node-postgres decodes every value as UTF-8 text before parsing it. So every
+ * column is text except `json`: blobs of serde type "json", which are UTF-8 by
+ * construction and arrive as their own bytes. Blobs of any other type arrive
+ * as base64 text in `base64`, and numbers as text.
+ *
+ * @internal
+ */
+
+/** Row kinds, in the `kind` column. */
+export const CHECKPOINT_ROW = "c";
+export const BLOB_ROW = "b";
+export const WRITE_ROW = "w";
+
+/** A row of the statement, as parsed by `binaryQuery`. */
+export interface ReadRow {
+  kind: typeof CHECKPOINT_ROW | typeof BLOB_ROW | typeof WRITE_ROW;
+  /** The checkpoint's position in the result, from "1". */
+  pos: string;
+  /** A write's position among its checkpoint's writes in `(task_id, idx)` order, from "1". */
+  ord: string | null;
+  thread_id: string | null;
+  checkpoint_ns: string | null;
+  checkpoint_id: string | null;
+  parent_checkpoint_id: string | null;
+  checkpoint: string | null;
+  metadata: string | null;
+  task_id: string | null;
+  channel: string | null;
+  type: string | null;
+  json: Buffer | null;
+  base64: string | null;
+}
+
+/** A blob column split by serde type, as the header explains. */
+const blobColumns = (alias: string) =>
+  `case when ${alias}.type = 'json' then ${alias}.blob end,
+  case when ${alias}.type <> 'json' then encode(${alias}.blob, 'base64') end`;
+
+/**
+ * `selection` filters, orders and limits `checkpoints` (unqualified columns,
+ * `$n` parameters) as in the official saver's query. Blobs are matched to each
+ * checkpoint's `channel_versions` as there. `pos` numbers the checkpoints in
+ * the order they are returned and `ord` the writes of each in `(task_id, idx)`
+ * order, as the official saver orders them, without sorting the blob rows.
+ */
+export function readSql(schema: string, selection: string): string {
+  const table = (name: string) => `"${schema}".${name}`;
+  return `with cp as (
+  select *, row_number() over (order by checkpoint_id desc) as pos
+  from (
+    select thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata
+    from ${table("checkpoints")} ${selection}
+  ) as selected
+)
+select '${CHECKPOINT_ROW}' as kind, cp.pos::text as pos, null::text as ord, cp.thread_id, cp.checkpoint_ns,
+  cp.checkpoint_id, cp.parent_checkpoint_id, cp.checkpoint::text as checkpoint, cp.metadata::text as metadata,
+  null::text as task_id, null::text as channel, null::text as type, null::bytea as json, null::text as base64
+from cp
+union all
+select '${BLOB_ROW}', cp.pos::text, null, null, null, null, null, null, null, null, bl.channel, bl.type, ${blobColumns("bl")}
+from cp
+join jsonb_each_text(cp.checkpoint -> 'channel_versions') as v on true
+join ${table("checkpoint_blobs")} bl
+  on bl.thread_id = cp.thread_id and bl.checkpoint_ns = cp.checkpoint_ns
+  and bl.channel = v.key and bl.version = v.value
+union all
+select '${WRITE_ROW}', cp.pos::text, (row_number() over (partition by cp.pos order by cw.task_id, cw.idx))::text,
+  null, null, null, null, null, null, cw.task_id, cw.channel, cw.type, ${blobColumns("cw")}
+from cp
+join ${table("checkpoint_writes")} cw
+  on cw.thread_id = cp.thread_id and cw.checkpoint_ns = cp.checkpoint_ns and cw.checkpoint_id = cp.checkpoint_id`;
+}

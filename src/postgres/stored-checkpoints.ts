@@ -1,0 +1,54 @@
+/**
+ * The rows of one read grouped back into checkpoints, each with its channel
+ * blobs and its pending writes in the official saver's order.
+ *
+ * @internal
+ */
+import { BLOB_ROW, CHECKPOINT_ROW, type ReadRow } from "./read-sql.js";
+
+/** A stored value: its serde type and its bytes (`null` where the column is null). */
+export interface StoredValue {
+  type: string;
+  bytes: Uint8Array | null;
+}
+
+export interface StoredCheckpoint {
+  threadId: string;
+  checkpointNs: string;
+  checkpointId: string;
+  parentCheckpointId: string | null;
+  /** The `checkpoint` column, parsed. */
+  checkpoint: Record<string, any>;
+  /** The `metadata` column, parsed. */
+  metadata: Record<string, unknown>;
+  blobs: (StoredValue & { channel: string })[];
+  writes: (StoredValue & { taskId: string; channel: string })[];
+}
+
+const bytesOf = (row: ReadRow): Uint8Array | null =>
+  row.json ?? (row.base64 === null ? null : Buffer.from(row.base64, "base64"));
+
+/** The checkpoints in `rows`, in the order the statement selected them. */
+export function groupRows(rows: ReadRow[]): StoredCheckpoint[] {
+  const checkpoints: StoredCheckpoint[] = [];
+  for (const row of rows) {
+    if (row.kind !== CHECKPOINT_ROW) continue;
+    checkpoints[Number(row.pos) - 1] = {
+      threadId: row.thread_id!,
+      checkpointNs: row.checkpoint_ns!,
+      checkpointId: row.checkpoint_id!,
+      parentCheckpointId: row.parent_checkpoint_id,
+      checkpoint: JSON.parse(row.checkpoint!),
+      metadata: JSON.parse(row.metadata!),
+      blobs: [],
+      writes: [],
+    };
+  }
+  for (const row of rows) {
+    const owner = checkpoints[Number(row.pos) - 1]!;
+    const value = { channel: row.channel!, type: row.type!, bytes: bytesOf(row) };
+    if (row.kind === BLOB_ROW) owner.blobs.push(value);
+    else if (row.kind !== CHECKPOINT_ROW) owner.writes[Number(row.ord) - 1] = { ...value, taskId: row.task_id! };
+  }
+  return checkpoints;
+}
