@@ -28,11 +28,12 @@ export interface ProviderApi {
   stream(reply: ScriptedReply, nextId: () => number): StreamedReply;
 }
 
-/** A request the emulator received, and the error text it rejected it with (if any). */
+/** A request the emulator received, the status it answered and the error body it rejected it with (if any). */
 export interface RecordedRequest {
   provider: string;
   path: string;
   body: Record<string, unknown>;
+  status: number;
   rejected?: string;
 }
 
@@ -86,10 +87,11 @@ export class ProviderEmulator {
     for (const api of this.apis) {
       const route = req.method === "POST" ? api.route(path, body) : undefined;
       if (!route) continue;
-      const record: RecordedRequest = { provider: api.name, path, body };
+      const record: RecordedRequest = { provider: api.name, path, body, status: 200 };
       this.requests.push(record);
       const rejection = api.validate(body);
       if (rejection) {
+        record.status = rejection.status;
         record.rejected = JSON.stringify(rejection.body);
         res.writeHead(rejection.status, { "content-type": "application/json", ...rejection.headers });
         res.end(JSON.stringify(rejection.body));
