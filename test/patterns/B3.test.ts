@@ -1,4 +1,4 @@
-// Pattern B3: an invalid_tool_calls entry (truncated tool-call JSON) that was never answered.
+// Pattern B3: a call outside tool_calls (here an invalid_tool_calls entry, truncated JSON) never answered.
 import { AIMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
@@ -13,11 +13,14 @@ const truncated = new AIMessage({
 });
 
 describe("pattern B3: unanswered invalid tool call", () => {
-  it("answers the invalid call with a placeholder after the valid call's result", () => {
+  it("answers the invalid call with a placeholder after the valid call's result, and makes the call visible", () => {
     const { messages, repairs } = repairMessages([human("h1"), truncated, result("t1", "ok")]);
     expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:t1>ok", "tool:sanitizer-result-a1-bad>bad", "ai:sanitizer-after-tools-a1"]);
-    expect(repairs[0]).toMatchObject({ kind: "B3", toolCallId: "bad", action: "inserted" });
+    expect(repairs.map((r) => [r.kind, r.action])).toEqual([["G", "rewritten"], ["B3", "inserted"], ["C", "inserted"]]);
+    expect(repairs[1]).toMatchObject({ kind: "B3", toolCallId: "bad", action: "inserted" });
     expect(messages[3]).toMatchObject({ name: "search", status: "error" });
+    // The placeholder answers a call that every integration now sends (pattern G), not one only some of them send.
+    expect((messages[1] as AIMessage).tool_calls!.map((c) => c.id)).toEqual(["ok", "bad"]);
     expectAcceptedByAllProviders([...messages, human("next")]);
   });
 });

@@ -48,18 +48,21 @@ describe("repairMessages invariants", () => {
     );
   });
 
-  it("keeps every message it does not report removed, each once, and only moves tool results", () => {
+  it("keeps every message it does not report removed or rewritten, each once, and only moves tool results", () => {
     fc.assert(
       fc.property(anyHistory, fc.constantFrom<TailMode>("repair", "preserve"), (history, tail) => {
         const { messages, repairs } = repairMessages(history, { tail });
         const removed = new Set(repairs.filter((r) => r.action === "removed").map((r) => r.message));
+        const copies = new Map(repairs.filter((r) => r.action === "rewritten").map((r) => [r.message, r.original]));
+        // A rewritten copy stands where its original was: read the output with originals put back.
+        const restored = messages.map((m) => copies.get(m) ?? m);
         const kept = history.filter((m) => !removed.has(m));
-        const originals = messages.filter((m) => history.includes(m as BaseMessage));
+        const originals = restored.filter((m) => history.includes(m as BaseMessage));
         expect(new Set(originals).size).toBe(originals.length);
         expect(new Set(originals)).toEqual(new Set(kept));
         const notTools = (list: readonly unknown[]) => list.filter((m) => (m as BaseMessage).type !== "tool");
         expect(notTools(originals)).toEqual(notTools(kept));
-        const inserted = messages.filter((m) => !history.includes(m as BaseMessage));
+        const inserted = messages.filter((m) => !history.includes(m as BaseMessage) && !copies.has(m));
         expect(inserted.every(isSyntheticMessage)).toBe(true);
       }),
       RUNS,
@@ -70,10 +73,12 @@ describe("repairMessages invariants", () => {
     fc.assert(
       fc.property(anyHistory, (history) => {
         const { messages, repairs } = repairMessages(history);
+        const copyAt = new Map(repairs.filter((r) => r.action === "rewritten").map((r) => [r.index, r.original]));
         for (const r of repairs) {
           if (r.action === "removed") expect(history[r.index]).toBe(r.message);
+          else if (r.action === "moved") expect(copyAt.get(r.index) ?? messages[r.index]).toBe(r.message);
           else expect(messages[r.index]).toBe(r.message);
-          if (r.action === "moved") expect(history[r.from!]).toBe(r.message);
+          if (r.action === "moved" || r.action === "rewritten") expect(history[r.from!]).toBe(r.original ?? r.message);
         }
         expect(repairs.length === 0).toBe(messages === history);
       }),

@@ -1,0 +1,60 @@
+/**
+ * An allocation-free set of call ids for the clean check: open addressing over arrays kept
+ * between calls, emptied by bumping an epoch instead of clearing. It grows (allocates) only when
+ * a history holds more calls than ever before.
+ * @internal
+ */
+let capacity = 1024;
+let keys: string[] = new Array<string>(capacity).fill("");
+let stamps = new Uint32Array(capacity);
+let inTail = new Uint8Array(capacity);
+let epoch = 0;
+let size = 0;
+
+/** FNV-1a over the UTF-16 code units of `text`. */
+export function hashText(text: string, seed = 0x811c9dc5): number {
+  let h = seed;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** Starts an empty set. */
+export function resetIds(): void {
+  size = 0;
+  if (++epoch === 0xffffffff) {
+    stamps.fill(0);
+    epoch = 1;
+  }
+}
+
+function grow(): void {
+  const oldKeys = keys;
+  const oldStamps = stamps;
+  const oldTail = inTail;
+  const oldEpoch = epoch;
+  capacity *= 2;
+  keys = new Array<string>(capacity).fill("");
+  stamps = new Uint32Array(capacity);
+  inTail = new Uint8Array(capacity);
+  size = 0;
+  for (let i = 0; i < oldKeys.length; i++) if (oldStamps[i] === oldEpoch) addId(oldKeys[i]!, oldTail[i] === 1);
+}
+
+/**
+ * Adds `id`; returns false when it was already there and at least one of the two occurrences is
+ * outside the tail (the repair renames those; two calls of the tail with one id are left alone).
+ */
+export function addId(id: string, tail: boolean): boolean {
+  if ((size + 1) * 2 > capacity) grow();
+  const mask = capacity - 1;
+  for (let slot = hashText(id) & mask; ; slot = (slot + 1) & mask) {
+    if (stamps[slot] !== epoch) {
+      stamps[slot] = epoch;
+      keys[slot] = id;
+      inTail[slot] = tail ? 1 : 0;
+      size++;
+      return true;
+    }
+    if (keys[slot] === id) return tail && inTail[slot] === 1;
+  }
+}
