@@ -19,9 +19,9 @@ export interface ToolCallRef {
   name: string;
   args: unknown;
   /**
-   * True for a call that is not an entry of `tool_calls` (an `invalid_tool_calls` entry, an
-   * `additional_kwargs.tool_calls` entry, a content block or a Responses output item): some
-   * integrations send it and others do not, so the repair moves it into `tool_calls`.
+   * True for a call that is not an entry of `tool_calls` (an `additional_kwargs.tool_calls` entry,
+   * a content block or a Responses output item): some integrations send it and others do not, so
+   * the repair moves it into `tool_calls`. Such calls are typically the invalid ones.
    */
   invalid: boolean;
   /** The stored entry, block or output item the call was read from. */
@@ -95,7 +95,7 @@ export function rawToolCallIdOf(message: unknown): string {
   return typeof id === "string" ? id : "";
 }
 
-/** The id a `tool_calls`, `invalid_tool_calls` or `additional_kwargs.tool_calls` entry has as stored, or "". */
+/** The id a `tool_calls` (or `additional_kwargs.tool_calls`) entry has as stored, or "". */
 export function rawCallId(call: unknown): string {
   if (typeof call !== "object" || call === null) return "";
   const id = (call as Loose).id;
@@ -156,32 +156,22 @@ const isOutputCall = (b: Block) => b.type === "function_call" || b.type === "cus
  * Visits every call of `message` that some integration sends but `tool_calls` does not hold, in the
  * order `toolCallsOf` lists them. `visit` returns true to stop; returns whether it stopped.
  * Sources, as the converters read them:
- * - `invalid_tool_calls`: Anthropic and the Responses API send these calls from their content
- *   blocks or output items, ChatOpenAI (completions), Bedrock and Mistral only when elsewhere;
- * - `additional_kwargs.tool_calls`: ChatOpenAI sends them when `tool_calls` is empty (an entry
- *   without id is skipped when `invalid_tool_calls` already lists the calls);
- * - content blocks `tool_use` (ChatAnthropic, ChatGoogleGenerativeAI), `tool_call`, `function_call`
- *   (`server_tool_use` is answered by the provider itself, so it is not a call to answer);
- * - Responses output items `function_call` / `custom_tool_call` (`call_id`), replayed as stored.
- * Content blocks and output items without an id cannot be told apart from `tool_calls` entries, so
- * they are skipped.
+ * - `additional_kwargs.tool_calls`: ChatOpenAI (completions and Responses) sends them when
+ *   `tool_calls` is empty, as when every call of the turn had unparsable arguments;
+ * - content blocks `tool_use` (ChatAnthropic, ChatGoogleGenerativeAI), `tool_call` (Gemini, v1
+ *   content) and `function_call` (`server_tool_use` is answered by the provider itself);
+ * - Responses output items `function_call` / `custom_tool_call` (`call_id`): ChatOpenAI with
+ *   `useResponsesApi` replays `response_metadata.output` as stored, instead of the message.
+ * `invalid_tool_calls` is not a source: no converter reads it, so an invalid call stored only there
+ * (ChatOpenAI next to valid calls) reaches no provider and needs no answer. Content blocks and
+ * output items without an id cannot be told apart from `tool_calls` entries, so they are skipped.
  */
 function visitHiddenCalls(message: Loose, valid: readonly unknown[], visit: (call: Loose, id: string) => boolean): boolean {
-  const invalid = listOf(message.invalid_tool_calls);
-  for (let i = 0; i < invalid.length; i++) {
-    const call = invalid[i];
-    if (typeof call !== "object" || call === null) continue;
-    const id = rawCallId(call);
-    if ((id === "" || !declares(valid, id)) && visit(call as Loose, id)) return true;
-  }
   if (valid.length === 0) {
     const raw = listOf((message.additional_kwargs as Loose | undefined)?.tool_calls);
     for (let i = 0; i < raw.length; i++) {
       const call = raw[i];
-      if (typeof call !== "object" || call === null) continue;
-      const id = rawCallId(call);
-      if (id === "" && invalid.length > 0) continue;
-      if (visit(call as Loose, id)) return true;
+      if (typeof call === "object" && call !== null && visit(call as Loose, rawCallId(call))) return true;
     }
   }
   const content = listOf(message.content);

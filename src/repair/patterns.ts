@@ -19,8 +19,8 @@ export const PATTERNS: Readonly<Record<PatternId, { shape: string; repair: strin
     repair: "insert a placeholder ToolMessage for each unanswered call",
   },
   B3: {
-    shape: "a call not in tool_calls (invalid_tool_calls entry, content tool_use block, ...) never answered",
-    repair: "insert a placeholder ToolMessage for it (the call itself is made visible, pattern G)",
+    shape: "a call sent from outside tool_calls (typically an invalid call: truncated arguments) never answered",
+    repair: "insert a placeholder ToolMessage for it, once the call is in tool_calls (pattern G)",
   },
   C: {
     shape: "a run of ToolMessages not closed by an AIMessage before the next HumanMessage or the end",
@@ -40,9 +40,9 @@ export const PATTERNS: Readonly<Record<PatternId, { shape: string; repair: strin
   },
   G: {
     shape:
-      "AIMessage with a call some integrations send and others drop: an invalid_tool_calls entry, " +
-      "additional_kwargs.tool_calls with empty tool_calls, a content tool_use/tool_call/function_call block " +
-      "or a Responses output function_call item missing from tool_calls",
+      "AIMessage with a call some integrations send and others do not: additional_kwargs.tool_calls while " +
+      "tool_calls is empty, or a content tool_use/tool_call/function_call block or a Responses output " +
+      "function_call item missing from tool_calls",
     repair: "rewrite a copy with the call in tool_calls (truncated arguments as {}), so every integration sends it",
   },
   H: {

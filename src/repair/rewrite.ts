@@ -1,5 +1,5 @@
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
-import { itemCallId, type ToolCallRef } from "../messages/message-view.js";
+import { itemCallId, rawCallId, type ToolCallRef } from "../messages/message-view.js";
 
 type Loose = Record<string, unknown>;
 
@@ -52,7 +52,7 @@ const KEYED_BY_CALL_ID = ["__gemini_function_call_thought_signatures__", "__open
 /**
  * A copy of an AIMessage that puts exactly `calls` on the wire under `ids`: every call in
  * `tool_calls` (a call read from elsewhere is added with its arguments as an object, `{}` when
- * they were truncated), none left in `invalid_tool_calls`, and each renamed id changed wherever the
+ * they were truncated, and leaves `invalid_tool_calls`), and each renamed id changed wherever the
  * message holds it (content blocks, `additional_kwargs.tool_calls`, Responses output items, the
  * Gemini thought-signature map), so thinking blocks, reasoning items and signatures go out as before.
  */
@@ -63,6 +63,7 @@ export function rewriteCalls(ai: unknown, calls: readonly ToolCallRef[], ids: re
   calls.forEach((c, k) => {
     if (c.id !== ids[k] && c.id !== "" && !kept.has(c.id) && !rename.has(c.id)) rename.set(c.id, ids[k]!);
   });
+  const promoted = new Set(calls.filter((c) => c.invalid && c.id !== "").map((c) => c.id));
   const toolCalls = calls.map((c, k) =>
     c.invalid ? { id: ids[k], name: c.name, args: argsObject(c.args), type: "tool_call" } : c.id === ids[k] ? c.entry : { ...c.entry, id: ids[k] },
   );
@@ -81,7 +82,10 @@ export function rewriteCalls(ai: unknown, calls: readonly ToolCallRef[], ids: re
     additional_kwargs: kwargs,
     response_metadata: metadata,
     tool_calls: toolCalls,
-    invalid_tool_calls: [],
+    // An invalid call now in tool_calls leaves invalid_tool_calls; one that no integration sends stays there.
+    invalid_tool_calls: Array.isArray(m.invalid_tool_calls)
+      ? m.invalid_tool_calls.filter((c) => !promoted.has(rawCallId(c)))
+      : m.invalid_tool_calls,
   };
   if (!isInstance(m)) return defined({ ...m, ...fields });
   const { id, name, usage_metadata } = m;
