@@ -57,7 +57,7 @@ describe("pattern I: call ids providers reject", () => {
     expect(anthropic.content).toEqual([expect.objectContaining({ type: "thinking", signature: "sig-a1" }), expect.objectContaining({ type: "tool_use", id })]);
 
     const responses = repairMessages(reused(responsesTurn("a1", ["c1"]))).messages[1] as BaseMessage;
-    const output = responses.response_metadata.output as Array<{ type: string; call_id?: string }>;
+    const output = (responses.response_metadata as { output: unknown }).output as Array<{ type: string; call_id?: string }>;
     expect(output.map((o) => [o.type, o.call_id])).toEqual([["reasoning", undefined], ["function_call", callIds(responses)[0]]]);
 
     const gemini = repairMessages(reused(geminiTurn("a1", ["c1"]))).messages[1] as BaseMessage;
