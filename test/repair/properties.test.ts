@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findTailStart, isSyntheticMessage, repairMessages, type TailMode } from "../../src/index.js";
 import { anyHistory, cleanHistory } from "../support/arbitraries.js";
-import { rejectingProviders } from "../support/provider-rules.js";
+import { providerError, rejectingProviders, WIRE_PROFILES } from "../support/provider-rules.js";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 500) };
 const nextTurn = new HumanMessage({ id: "next", content: "next question" });
@@ -16,6 +16,20 @@ describe("repairMessages invariants", () => {
       fc.property(anyHistory, (history) => {
         const { messages } = repairMessages(history);
         expect(rejectingProviders([...messages, nextTurn] as BaseMessage[])).toEqual({});
+      }),
+      RUNS,
+    );
+  });
+
+  it("does no harm: what a provider accepted is still accepted, and what every provider accepted is returned as is", () => {
+    fc.assert(
+      fc.property(anyHistory, fc.constantFrom<TailMode>("repair", "preserve"), (history, tail) => {
+        const before = [...history, nextTurn];
+        const { messages } = repairMessages(history, { tail });
+        const after = [...(messages as BaseMessage[]), nextTurn];
+        const acceptedBefore = WIRE_PROFILES.filter((p) => providerError(p, before) === undefined);
+        for (const profile of acceptedBefore) expect(providerError(profile, after), profile).toBeUndefined();
+        if (acceptedBefore.length === WIRE_PROFILES.length) expect(messages).toBe(history);
       }),
       RUNS,
     );
