@@ -28,6 +28,9 @@ export function chatModel(client: Client, url: string): BaseChatModel {
         apiKey,
         configuration: { baseURL: `${url}/openai/v1` },
         useResponsesApi: client === "openai-responses",
+        // As chat apps configure it; this path estimates token usage with tiktoken (stubbed by the network guard).
+        // (An explicit `streaming: false` would turn token streaming off even under streamMode "messages".)
+        ...(client === "openai" ? { streaming: true } : {}),
         maxRetries: 0,
       });
     case "gemini":
