@@ -7,7 +7,14 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
-import { END, MemorySaver, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
+import {
+  END,
+  MemorySaver,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+  type BaseCheckpointSaver,
+} from "@langchain/langgraph";
 import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
 import { createAgent } from "langchain";
 import { z } from "zod";
@@ -29,7 +36,14 @@ export const agentScript =
   (hangOnQuestion = false): Script =>
   (last) => {
     if (last.role === "user" && last.text === FIRST_QUESTION) {
-      return { text: "Let me check both cities. ", calls: [{ name: "search", args: { city: "Paris" } }, { name: "lookup", args: { city: "Seoul" } }], hang: hangOnQuestion };
+      return {
+        text: "Let me check both cities. ",
+        calls: [
+          { name: "search", args: { city: "Paris" } },
+          { name: "lookup", args: { city: "Seoul" } },
+        ],
+        hang: hangOnQuestion,
+      };
     }
     return { text: last.role === "tool" ? "Paris is 15°C, Seoul is 12°C." : FINAL_ANSWER };
   };
@@ -61,7 +75,13 @@ function agentTools(stop: ToolStop, onStop: () => void) {
 }
 
 /** A compiled agent of `kind` over `model` and `checkpointer`. */
-export function buildAgent(kind: AgentKind, model: BaseChatModel, checkpointer: BaseCheckpointSaver, stop?: ToolStop, onStop: () => void = () => {}) {
+export function buildAgent(
+  kind: AgentKind,
+  model: BaseChatModel,
+  checkpointer: BaseCheckpointSaver,
+  stop?: ToolStop,
+  onStop: () => void = () => {},
+) {
   const tools = agentTools(stop, onStop);
   if (kind === "createAgent") return createAgent({ model, tools, checkpointer });
   const bound = model.bindTools!(tools);
@@ -81,13 +101,26 @@ const config = (thread: string) => ({ configurable: { thread_id: thread } });
  * Streams the first turn token by token, as a chat UI does, and cancels it at `stop`: on the first
  * token (`"during-llm"`), or where a tool calls back. Resolves with the error the run ended with.
  */
-export async function cancelFirstTurn(kind: AgentKind, model: BaseChatModel, checkpointer: BaseCheckpointSaver, thread: string, stop: "during-llm" | NonNullable<ToolStop>) {
+export async function cancelFirstTurn(
+  kind: AgentKind,
+  model: BaseChatModel,
+  checkpointer: BaseCheckpointSaver,
+  thread: string,
+  stop: "during-llm" | NonNullable<ToolStop>,
+) {
   const controller = new AbortController();
-  const agent: Agent = buildAgent(kind, model, checkpointer, stop === "during-llm" ? undefined : stop, () => controller.abort());
+  const agent: Agent = buildAgent(kind, model, checkpointer, stop === "during-llm" ? undefined : stop, () =>
+    controller.abort(),
+  );
   try {
     const input = { messages: [new HumanMessage(FIRST_QUESTION)] };
     // "sync" durability: the thread is settled when the cancelled call returns.
-    const options = { ...config(thread), signal: controller.signal, streamMode: "messages" as const, durability: "sync" as const };
+    const options = {
+      ...config(thread),
+      signal: controller.signal,
+      streamMode: "messages" as const,
+      durability: "sync" as const,
+    };
     for await (const _chunk of await agent.stream(input, options)) if (stop === "during-llm") controller.abort();
   } catch (error) {
     return error;
@@ -96,7 +129,13 @@ export async function cancelFirstTurn(kind: AgentKind, model: BaseChatModel, che
 }
 
 /** Runs one whole turn with `text`. */
-export async function runTurn(kind: AgentKind, model: BaseChatModel, checkpointer: BaseCheckpointSaver, thread: string, text: string): Promise<BaseMessage[]> {
+export async function runTurn(
+  kind: AgentKind,
+  model: BaseChatModel,
+  checkpointer: BaseCheckpointSaver,
+  thread: string,
+  text: string,
+): Promise<BaseMessage[]> {
   const agent: Agent = buildAgent(kind, model, checkpointer);
   const state = await agent.invoke({ messages: [new HumanMessage(text)] }, config(thread));
   return state.messages as BaseMessage[];

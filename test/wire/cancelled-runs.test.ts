@@ -4,7 +4,13 @@
 import { MemorySaver } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
-import { CLIENTS, chatModel, startEmulator, type Client, type ProviderEmulator } from "../support/provider-emulator/index.js";
+import {
+  CLIENTS,
+  chatModel,
+  startEmulator,
+  type Client,
+  type ProviderEmulator,
+} from "../support/provider-emulator/index.js";
 import { FIRST_QUESTION } from "../support/scenarios.js";
 import { AGENT_KINDS, FINAL_ANSWER, NEXT_QUESTION, agentScript, cancelFirstTurn, runTurn } from "./agents.js";
 
@@ -36,7 +42,12 @@ beforeAll(async () => (emulator = await startEmulator()));
 afterAll(() => emulator.close());
 
 /** The first turn on `saver`, cancelled at `stop` (or run to the end), then the next question. */
-async function firstTurnThenNext(kind: (typeof AGENT_KINDS)[number], client: Client, saver: MemorySaver | SanitizingCheckpointer, stop: Stop) {
+async function firstTurnThenNext(
+  kind: (typeof AGENT_KINDS)[number],
+  client: Client,
+  saver: MemorySaver | SanitizingCheckpointer,
+  stop: Stop,
+) {
   const thread = `${kind}-${client}-${stop}`;
   const model = chatModel(client, emulator.url);
   emulator.script = agentScript(stop === "during-llm");

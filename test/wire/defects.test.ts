@@ -5,7 +5,13 @@ import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, repairMessages } from "../../src/index.js";
-import { CLIENTS, chatModel, startEmulator, type Client, type ProviderEmulator } from "../support/provider-emulator/index.js";
+import {
+  CLIENTS,
+  chatModel,
+  startEmulator,
+  type Client,
+  type ProviderEmulator,
+} from "../support/provider-emulator/index.js";
 import { FINAL_ANSWER, NEXT_QUESTION, agentScript, runTurn, storeFinishedRun } from "./agents.js";
 import { defectThreads } from "./histories.js";
 
@@ -45,7 +51,13 @@ afterAll(() => emulator.close());
 async function nextTurn(client: Client, history: Parameters<typeof storeFinishedRun>[2], sanitize: boolean) {
   const saver = new MemorySaver();
   await storeFinishedRun(saver, "thread", history);
-  const messages = await runTurn("StateGraph + ToolNode", chatModel(client, emulator.url), sanitize ? new SanitizingCheckpointer(saver) : saver, "thread", NEXT_QUESTION);
+  const messages = await runTurn(
+    "StateGraph + ToolNode",
+    chatModel(client, emulator.url),
+    sanitize ? new SanitizingCheckpointer(saver) : saver,
+    "thread",
+    NEXT_QUESTION,
+  );
   return messages.at(-1)?.text;
 }
 
@@ -60,7 +72,10 @@ describe.each(Object.entries(defectThreads()))("%s", (defect, { history, clients
     }
 
     expect(await nextTurn(client, history, true)).toBe(FINAL_ANSWER);
-    const repaired = await chatModel(client, emulator.url).invoke([...repairMessages(history).messages, new HumanMessage(NEXT_QUESTION)]);
+    const repaired = await chatModel(client, emulator.url).invoke([
+      ...repairMessages(history).messages,
+      new HumanMessage(NEXT_QUESTION),
+    ]);
     expect(repaired.text).toBe(FINAL_ANSWER);
   });
 });

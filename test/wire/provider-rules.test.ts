@@ -2,7 +2,13 @@
 // provider's error text, before any sanitized history is trusted to pass it. A client not listed for a rule
 // sends a history its provider accepts: the table pins what each converter puts on the wire.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLIENTS, chatModel, startEmulator, type Client, type ProviderEmulator } from "../support/provider-emulator/index.js";
+import {
+  CLIENTS,
+  chatModel,
+  startEmulator,
+  type Client,
+  type ProviderEmulator,
+} from "../support/provider-emulator/index.js";
 import { BROKEN } from "./histories.js";
 
 const REJECTED: Record<keyof typeof BROKEN, Partial<Record<Client, string>>> = {
@@ -28,7 +34,8 @@ const REJECTED: Record<keyof typeof BROKEN, Partial<Record<Client, string>>> = {
     openai: "messages with role 'tool' must be a response to a preceeding message with 'tool_calls'",
     "openai-responses": "No tool call found for function call output with call_id cx.",
     gemini: "function response turn comes immediately after a function call turn",
-    bedrock: "The number of toolResult blocks at messages.2.content exceeds the number of toolUse blocks of previous turn.",
+    bedrock:
+      "The number of toolResult blocks at messages.2.content exceeds the number of toolUse blocks of previous turn.",
     mistral: "Unexpected role 'tool' after role 'assistant'",
   },
   "two user turns in a row": {
@@ -48,7 +55,8 @@ const REJECTED: Record<keyof typeof BROKEN, Partial<Record<Client, string>>> = {
   "one call answered twice": {
     openai: "Duplicate value for 'tool_call_id' of c1",
     gemini: "function response turn comes immediately after a function call turn",
-    bedrock: "The number of toolResult blocks at messages.2.content exceeds the number of toolUse blocks of previous turn.",
+    bedrock:
+      "The number of toolResult blocks at messages.2.content exceeds the number of toolUse blocks of previous turn.",
     mistral: "Not the same number of function calls and responses",
   },
   "a call id used twice": { anthropic: "`tool_use` ids must be unique" },
@@ -72,12 +80,20 @@ const REJECTED: Record<keyof typeof BROKEN, Partial<Record<Client, string>>> = {
     anthropic: "tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
     bedrock: "Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+",
   },
-  "a call id over 40 characters": { openai: "string too long. Expected a string with maximum length 40, but got a string with length 41 instead." },
+  "a call id over 40 characters": {
+    openai: "string too long. Expected a string with maximum length 40, but got a string with length 41 instead.",
+  },
   // The known upstream exception: ChatGoogleGenerativeAI sends each ToolMessage as its own turn.
-  "parallel results (clean)": { gemini: "the number of function response parts is equal to the number of function call parts" },
-  "ends in the assistant's reply": { mistral: "Expected last role User or Tool (or Assistant with prefix True) for serving but got assistant" },
+  "parallel results (clean)": {
+    gemini: "the number of function response parts is equal to the number of function call parts",
+  },
+  "ends in the assistant's reply": {
+    mistral: "Expected last role User or Tool (or Assistant with prefix True) for serving but got assistant",
+  },
   // The Responses API client replays the stored output items as they are.
-  "a reasoning item with nothing after it": { "openai-responses": "Item 'rs_1' of type 'reasoning' was provided without its required following item." },
+  "a reasoning item with nothing after it": {
+    "openai-responses": "Item 'rs_1' of type 'reasoning' was provided without its required following item.",
+  },
 };
 
 let emulator: ProviderEmulator;

@@ -28,39 +28,55 @@ const reject = (message: string): Rejection => ({
   body: { message },
 });
 const VALID_ID = /^[a-zA-Z0-9_-]+$/;
-const ids = (m: Message | undefined, key: "toolUse" | "toolResult") => (m?.content ?? []).filter((b) => b[key]).map((b) => b[key]!.toolUseId);
+const ids = (m: Message | undefined, key: "toolUse" | "toolResult") =>
+  (m?.content ?? []).filter((b) => b[key]).map((b) => b[key]!.toolUseId);
 
 export function bedrockError(body: Record<string, unknown>): Rejection | undefined {
   const messages = (body.messages ?? []) as Message[];
   if (messages[0] && messages[0].role !== "user") {
-    return reject("A conversation must start with a user message. Try again with a conversation that starts with a user message.");
+    return reject(
+      "A conversation must start with a user message. Try again with a conversation that starts with a user message.",
+    );
   }
   for (const [i, m] of messages.entries()) {
     if (messages[i - 1]?.role === m.role) {
-      return reject("A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.");
+      return reject(
+        "A conversation must alternate between user and assistant roles. " +
+          "Make sure the conversation alternates between user and assistant roles and try again.",
+      );
     }
     if (m.content.length === 0) {
-      return reject(`The content field in the Message object at messages.${i} is empty. Add a ContentBlock object to the content field and try again.`);
+      return reject(
+        `The content field in the Message object at messages.${i} is empty. Add a ContentBlock object to the content field and try again.`,
+      );
     }
     for (const [j, b] of m.content.entries()) {
       if (b.text !== undefined && !b.text.trim()) {
-        return reject(`The text field in the ContentBlock object at messages.${i}.content.${j} is blank. Add text to the text field, and try again.`);
+        return reject(
+          `The text field in the ContentBlock object at messages.${i}.content.${j} is blank. Add text to the text field, and try again.`,
+        );
       }
       const id = b.toolUse?.toolUseId ?? b.toolResult?.toolUseId;
       if ((b.toolUse || b.toolResult) && !VALID_ID.test(id ?? "")) {
         const kind = b.toolUse ? "toolUse" : "toolResult";
         return reject(
-          `1 validation error detected: Value '${id}' at 'messages.${i + 1}.member.content.${j + 1}.member.${kind}.toolUseId' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`,
+          `1 validation error detected: Value '${id}' at 'messages.${i + 1}.member.content.${j + 1}.member.${kind}.toolUseId' ` +
+            "failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+",
         );
       }
     }
     const results = ids(m, "toolResult");
     const calls = ids(messages[i - 1], "toolUse");
     if (results.length > calls.length) {
-      return reject(`The number of toolResult blocks at messages.${i}.content exceeds the number of toolUse blocks of previous turn.`);
+      return reject(
+        `The number of toolResult blocks at messages.${i}.content exceeds the number of toolUse blocks of previous turn.`,
+      );
     }
     const missing = ids(m, "toolUse").filter((id) => !ids(messages[i + 1], "toolResult").includes(id));
-    if (missing.length > 0) return reject(`Expected toolResult blocks at messages.${i + 1}.content for the following Ids: ${missing.join(", ")}`);
+    if (missing.length > 0)
+      return reject(
+        `Expected toolResult blocks at messages.${i + 1}.content for the following Ids: ${missing.join(", ")}`,
+      );
   }
   return undefined;
 }
@@ -69,14 +85,21 @@ function lastTurn(body: Record<string, unknown>): LastTurn {
   const last = ((body.messages ?? []) as Message[]).at(-1);
   if (!last) return { role: "none", text: "" };
   if (last.content.some((b) => b.toolResult)) return { role: "tool", text: "" };
-  return { role: last.role === "assistant" ? "assistant" : "user", text: last.content.map((b) => b.text ?? "").join("") };
+  return {
+    role: last.role === "assistant" ? "assistant" : "user",
+    text: last.content.map((b) => b.text ?? "").join(""),
+  };
 }
 
 function content(reply: ScriptedReply, nextId: () => number) {
   return [
-    ...(reply.thinking ? [{ reasoningContent: { reasoningText: { text: reply.thinking, signature: `sig-${nextId()}` } } }] : []),
+    ...(reply.thinking
+      ? [{ reasoningContent: { reasoningText: { text: reply.thinking, signature: `sig-${nextId()}` } } }]
+      : []),
     ...(reply.text ? [{ text: reply.text }] : []),
-    ...(reply.calls ?? []).map((call) => ({ toolUse: { toolUseId: `tooluse_${nextId()}`, name: call.name, input: call.args ?? {} } })),
+    ...(reply.calls ?? []).map((call) => ({
+      toolUse: { toolUseId: `tooluse_${nextId()}`, name: call.name, input: call.args ?? {} },
+    })),
   ];
 }
 
@@ -86,13 +109,15 @@ const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
 /** One AWS event-stream message: prelude (lengths + CRC), string headers, JSON payload, message CRC. */
 function eventFrame(eventType: string, payload: unknown): Uint8Array {
   const headers = Buffer.concat(
-    Object.entries({ ":event-type": eventType, ":content-type": "application/json", ":message-type": "event" }).map(([name, value]) => {
-      const n = Buffer.from(name);
-      const v = Buffer.from(value);
-      const length = Buffer.alloc(2);
-      length.writeUInt16BE(v.length);
-      return Buffer.concat([Buffer.from([n.length]), n, Buffer.from([7]), length, v]);
-    }),
+    Object.entries({ ":event-type": eventType, ":content-type": "application/json", ":message-type": "event" }).map(
+      ([name, value]) => {
+        const n = Buffer.from(name);
+        const v = Buffer.from(value);
+        const length = Buffer.alloc(2);
+        length.writeUInt16BE(v.length);
+        return Buffer.concat([Buffer.from([n.length]), n, Buffer.from([7]), length, v]);
+      },
+    ),
   );
   const body = Buffer.from(JSON.stringify(payload));
   const prelude = Buffer.alloc(12);

@@ -27,11 +27,20 @@ export function chatLastTurn(body: Record<string, unknown>): LastTurn {
 }
 
 function toolCalls(reply: ScriptedReply, callId: (n: number) => string, nextId: () => number) {
-  return (reply.calls ?? []).map((call) => ({ id: callId(nextId()), type: "function", function: { name: call.name, arguments: argsText(call) } }));
+  return (reply.calls ?? []).map((call) => ({
+    id: callId(nextId()),
+    type: "function",
+    function: { name: call.name, arguments: argsText(call) },
+  }));
 }
 
 /** A `chat.completion` object. */
-export function chatCompletion(reply: ScriptedReply, model: string, callId: (n: number) => string, nextId: () => number) {
+export function chatCompletion(
+  reply: ScriptedReply,
+  model: string,
+  callId: (n: number) => string,
+  nextId: () => number,
+) {
   const calls = toolCalls(reply, callId, nextId);
   return {
     id: `chatcmpl-${nextId()}`,
@@ -50,7 +59,12 @@ export function chatCompletion(reply: ScriptedReply, model: string, callId: (n: 
 }
 
 /** `chat.completion.chunk` SSE frames, ending in `[DONE]`. */
-export function chatCompletionChunks(reply: ScriptedReply, model: string, callId: (n: number) => string, nextId: () => number): StreamedReply {
+export function chatCompletionChunks(
+  reply: ScriptedReply,
+  model: string,
+  callId: (n: number) => string,
+  nextId: () => number,
+): StreamedReply {
   const id = `chatcmpl-${nextId()}`;
   const chunk = (delta: Record<string, unknown>, finish_reason: string | null = null) =>
     sse({ id, object: "chat.completion.chunk", created: 1, model, choices: [{ index: 0, delta, finish_reason }] });
@@ -60,7 +74,14 @@ export function chatCompletionChunks(reply: ScriptedReply, model: string, callId
     ...splitText(reply.text ?? "").map((word) => chunk({ content: word })),
     ...calls.map((call, index) => chunk({ tool_calls: [{ index, ...call }] })),
     chunk({}, calls.length > 0 ? "tool_calls" : "stop"),
-    sse({ id, object: "chat.completion.chunk", created: 1, model, choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }),
+    sse({
+      id,
+      object: "chat.completion.chunk",
+      created: 1,
+      model,
+      choices: [],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+    }),
     "data: [DONE]\n\n",
   ];
   return { contentType: "text/event-stream", frames, beforeHang: 2 };

@@ -20,7 +20,12 @@ const credentials = { accessKeyId: "test", secretAccessKey: "test" };
 export function chatModel(client: Client, url: string): BaseChatModel {
   switch (client) {
     case "anthropic":
-      return new ChatAnthropic({ model: "claude-sonnet-4-5", apiKey, anthropicApiUrl: `${url}/anthropic`, maxRetries: 0 });
+      return new ChatAnthropic({
+        model: "claude-sonnet-4-5",
+        apiKey,
+        anthropicApiUrl: `${url}/anthropic`,
+        maxRetries: 0,
+      });
     case "openai":
     case "openai-responses":
       return new ChatOpenAI({
@@ -41,7 +46,13 @@ export function chatModel(client: Client, url: string): BaseChatModel {
         model: "anthropic.claude-sonnet-4-5-v1:0",
         region,
         credentials,
-        client: new BedrockRuntimeClient({ region, credentials, endpoint: url, requestHandler: new NodeHttpHandler(), maxAttempts: 1 }),
+        client: new BedrockRuntimeClient({
+          region,
+          credentials,
+          endpoint: url,
+          requestHandler: new NodeHttpHandler(),
+          maxAttempts: 1,
+        }),
         maxRetries: 0,
       });
     case "mistral":

@@ -22,23 +22,32 @@ interface Content {
   parts: Part[];
 }
 
-const reject = (message: string): Rejection => ({ status: 400, body: { error: { code: 400, message, status: "INVALID_ARGUMENT" } } });
-const count = (c: Content | undefined, key: "functionCall" | "functionResponse") => c?.parts.filter((p) => p[key]).length ?? 0;
+const reject = (message: string): Rejection => ({
+  status: 400,
+  body: { error: { code: 400, message, status: "INVALID_ARGUMENT" } },
+});
+const count = (c: Content | undefined, key: "functionCall" | "functionResponse") =>
+  c?.parts.filter((p) => p[key]).length ?? 0;
 
 export function geminiError(body: Record<string, unknown>): Rejection | undefined {
   const contents = (body.contents ?? []) as Content[];
   for (const [i, c] of contents.entries()) {
     const prev = contents[i - 1];
-    if (c.parts.length === 0) return reject(`* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.\n`);
+    if (c.parts.length === 0)
+      return reject(`* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.\n`);
     const responses = count(c, "functionResponse");
     if (responses > 0 && count(prev, "functionCall") === 0) {
       return reject("Please ensure that function response turn comes immediately after a function call turn.");
     }
     if (count(prev, "functionCall") !== responses && count(prev, "functionCall") > 0) {
-      return reject("Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.");
+      return reject(
+        "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.",
+      );
     }
     if (count(c, "functionCall") > 0 && prev?.role !== "user") {
-      return reject("Please ensure that function call turn comes immediately after a user turn or after a function response turn.");
+      return reject(
+        "Please ensure that function call turn comes immediately after a user turn or after a function response turn.",
+      );
     }
     if (prev?.role === c.role) return reject("Please ensure that multiturn requests alternate between user and model.");
   }
@@ -87,6 +96,7 @@ export const gemini: ProviderApi = {
   },
   validate: geminiError,
   lastTurn,
-  json: (reply, nextId) => response([...thought(reply, nextId), ...(reply.text ? [{ text: reply.text }] : []), ...calls(reply, nextId)], true),
+  json: (reply, nextId) =>
+    response([...thought(reply, nextId), ...(reply.text ? [{ text: reply.text }] : []), ...calls(reply, nextId)], true),
   stream,
 };

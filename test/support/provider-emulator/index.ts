@@ -16,4 +16,5 @@ export type { LastTurn, Script, ScriptedCall, ScriptedReply } from "./script.js"
 export type { ProviderEmulator, RecordedRequest } from "./server.js";
 
 /** Starts an emulator of every provider API on 127.0.0.1 (a free port). Close it after the tests. */
-export const startEmulator = () => ProviderEmulator.start([openAiChat, openAiResponses, anthropic, gemini, bedrock, mistral]);
+export const startEmulator = () =>
+  ProviderEmulator.start([openAiChat, openAiResponses, anthropic, gemini, bedrock, mistral]);

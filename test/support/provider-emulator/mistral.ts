@@ -22,7 +22,11 @@ export function mistralError(body: Record<string, unknown>): Rejection | undefin
     const m = messages[i]!;
     const prev = messages[i - 1];
     for (const id of [...(m.tool_calls ?? []).map((c) => c.id), ...(m.role === "tool" ? [m.tool_call_id] : [])]) {
-      if (!VALID_ID.test(id ?? "")) return reject("Tool call id has to be a string of length 9 with characters a-z, A-Z, 0-9", "invalid_request_error");
+      if (!VALID_ID.test(id ?? ""))
+        return reject(
+          "Tool call id has to be a string of length 9 with characters a-z, A-Z, 0-9",
+          "invalid_request_error",
+        );
     }
     if (m.role === "tool" && !(prev?.role === "tool" || (prev?.role === "assistant" && prev.tool_calls?.length))) {
       return reject(`Unexpected role 'tool' after role '${prev?.role ?? "none"}'`);
@@ -34,7 +38,8 @@ export function mistralError(body: Record<string, unknown>): Rejection | undefin
       if (results !== m.tool_calls.length) return reject("Not the same number of function calls and responses");
     }
   }
-  if (messages.at(-1)?.role === "assistant") return reject("Expected last role User or Tool (or Assistant with prefix True) for serving but got assistant");
+  if (messages.at(-1)?.role === "assistant")
+    return reject("Expected last role User or Tool (or Assistant with prefix True) for serving but got assistant");
   return undefined;
 }
 

@@ -17,9 +17,16 @@ const reject = (message: string, param: string | null = null): Rejection => ({
 });
 
 function idError(id: string | undefined, where: string): Rejection | undefined {
-  if (!id) return reject(`Invalid '${where}': empty string. Expected a string with minimum length 1, but got an empty string instead.`, where);
+  if (!id)
+    return reject(
+      `Invalid '${where}': empty string. Expected a string with minimum length 1, but got an empty string instead.`,
+      where,
+    );
   if (id.length > 40) {
-    return reject(`Invalid '${where}': string too long. Expected a string with maximum length 40, but got a string with length ${id.length} instead.`, where);
+    return reject(
+      `Invalid '${where}': string too long. Expected a string with maximum length 40, but got a string with length ${id.length} instead.`,
+      where,
+    );
   }
   return undefined;
 }
@@ -29,7 +36,10 @@ export function openAiChatError(body: Record<string, unknown>): Rejection | unde
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
     if (m.role === "tool") {
-      return reject("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", `messages.[${i}].role`);
+      return reject(
+        "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+        `messages.[${i}].role`,
+      );
     }
     if (m.role !== "assistant" || !m.tool_calls?.length) continue;
     const calls = m.tool_calls.map((c) => c.id);
@@ -43,14 +53,20 @@ export function openAiChatError(body: Record<string, unknown>): Rejection | unde
       const id = messages[j]!.tool_call_id;
       const error = idError(id, `messages[${j}].tool_call_id`);
       if (error) return error;
-      if (!calls.includes(id)) return reject(`Invalid parameter: 'tool_call_id' of '${id}' not found in 'tool_calls' of previous message.`, `messages.[${j}].tool_call_id`);
-      if (answered.has(id!)) return reject(`Duplicate value for 'tool_call_id' of ${id} in message[${j}]`, `messages.[${j}].tool_call_id`);
+      if (!calls.includes(id))
+        return reject(
+          `Invalid parameter: 'tool_call_id' of '${id}' not found in 'tool_calls' of previous message.`,
+          `messages.[${j}].tool_call_id`,
+        );
+      if (answered.has(id!))
+        return reject(`Duplicate value for 'tool_call_id' of ${id} in message[${j}]`, `messages.[${j}].tool_call_id`);
       answered.add(id!);
     }
     const missing = calls.filter((id) => !answered.has(id!));
     if (missing.length > 0) {
       return reject(
-        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${missing.join(", ")}`,
+        "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. " +
+          `The following tool_call_ids did not have response messages: ${missing.join(", ")}`,
         `messages.[${j}].role`,
       );
     }

@@ -31,17 +31,29 @@ export function responsesError(body: Record<string, unknown>): Rejection | undef
   for (const [i, item] of input.entries()) {
     if (item.type === "function_call" || item.type === "function_call_output") {
       if (!item.call_id) {
-        return reject(`Invalid 'input[${i}].call_id': empty string. Expected a string with minimum length 1, but got an empty string instead.`, `input[${i}].call_id`);
+        return reject(
+          `Invalid 'input[${i}].call_id': empty string. Expected a string with minimum length 1, but got an empty string instead.`,
+          `input[${i}].call_id`,
+        );
       }
     }
-    if (item.type === "function_call" && !input.slice(i + 1).some((o) => o.type === "function_call_output" && o.call_id === item.call_id)) {
+    if (
+      item.type === "function_call" &&
+      !input.slice(i + 1).some((o) => o.type === "function_call_output" && o.call_id === item.call_id)
+    ) {
       return reject(`No tool output found for function call ${item.call_id}.`, "input");
     }
-    if (item.type === "function_call_output" && !input.slice(0, i).some((c) => c.type === "function_call" && c.call_id === item.call_id)) {
+    if (
+      item.type === "function_call_output" &&
+      !input.slice(0, i).some((c) => c.type === "function_call" && c.call_id === item.call_id)
+    ) {
       return reject(`No tool call found for function call output with call_id ${item.call_id}.`, "input");
     }
     const next = input[i + 1];
-    if (item.type === "reasoning" && !(next?.type === "function_call" || (next?.type === "message" && next.role === "assistant"))) {
+    if (
+      item.type === "reasoning" &&
+      !(next?.type === "function_call" || (next?.type === "message" && next.role === "assistant"))
+    ) {
       return reject(`Item '${item.id}' of type 'reasoning' was provided without its required following item.`, "input");
     }
   }
@@ -49,7 +61,11 @@ export function responsesError(body: Record<string, unknown>): Rejection | undef
 }
 
 const text = (content: unknown): string =>
-  typeof content === "string" ? content : Array.isArray(content) ? content.map((p: { text?: string }) => p.text ?? "").join("") : "";
+  typeof content === "string"
+    ? content
+    : Array.isArray(content)
+      ? content.map((p: { text?: string }) => p.text ?? "").join("")
+      : "";
 
 function lastTurn(body: Record<string, unknown>): LastTurn {
   const last = items(body).at(-1);
@@ -62,14 +78,36 @@ function lastTurn(body: Record<string, unknown>): LastTurn {
 function response(reply: ScriptedReply, nextId: () => number) {
   const output = [
     ...(reply.thinking
-      ? [{ type: "reasoning", id: `rs_${nextId()}`, summary: [{ type: "summary_text", text: reply.thinking }], encrypted_content: `enc-${nextId()}` }]
+      ? [
+          {
+            type: "reasoning",
+            id: `rs_${nextId()}`,
+            summary: [{ type: "summary_text", text: reply.thinking }],
+            encrypted_content: `enc-${nextId()}`,
+          },
+        ]
       : []),
     ...(reply.text
-      ? [{ type: "message", id: `msg_${nextId()}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: reply.text, annotations: [] }] }]
+      ? [
+          {
+            type: "message",
+            id: `msg_${nextId()}`,
+            role: "assistant",
+            status: "completed",
+            content: [{ type: "output_text", text: reply.text, annotations: [] }],
+          },
+        ]
       : []),
     ...(reply.calls ?? []).map((call) => {
       const n = nextId();
-      return { type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: call.name, arguments: argsText(call), status: "completed" };
+      return {
+        type: "function_call",
+        id: `fc_${n}`,
+        call_id: `call_${n}`,
+        name: call.name,
+        arguments: argsText(call),
+        status: "completed",
+      };
     }),
   ];
   return {
@@ -79,14 +117,21 @@ function response(reply: ScriptedReply, nextId: () => number) {
     status: "completed",
     model: MODEL,
     output,
-    usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+    usage: {
+      input_tokens: 1,
+      output_tokens: 1,
+      total_tokens: 2,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: 0 },
+    },
   };
 }
 
 function stream(reply: ScriptedReply, nextId: () => number) {
   const done = response(reply, nextId);
   let sequence = 0;
-  const event = (type: string, data: Record<string, unknown>) => sse({ type, sequence_number: sequence++, ...data }, type);
+  const event = (type: string, data: Record<string, unknown>) =>
+    sse({ type, sequence_number: sequence++, ...data }, type);
   const frames = [event("response.created", { response: { ...done, status: "in_progress", output: [] } })];
   let beforeHang = 0;
   done.output.forEach((item, output_index) => {

@@ -38,7 +38,8 @@ export interface RecordedRequest {
 }
 
 /** One SSE frame. */
-export const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
+export const sse = (data: unknown, event?: string) =>
+  `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
 
 export class ProviderEmulator {
   /** Every request, in order. */
