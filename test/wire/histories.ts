@@ -38,7 +38,17 @@ export const BROKEN: Record<string, BaseMessage[]> = {
   "a call left unanswered": [human("h1"), calls("a1", "c1"), human("h2")],
   "one of two parallel calls unanswered": [human("h1"), calls("a1", "c1", "c2"), result("t1", "c1"), human("h2")],
   "a result answering no call": [human("h1"), reply("a1"), result("t1", "cx"), human("h2")],
+  "a result for a call its turn did not make": [
+    human("h1"),
+    calls("a1", "c1"),
+    result("t1", "c1"),
+    result("t2", "cx"),
+    reply("a2"),
+    human("h2"),
+  ],
   "two user turns in a row": [human("h1"), human("h2")],
+  "starts with the assistant": [reply("a0"), human("h1")],
+  "an empty text block": [human("h1"), new AIMessage({ id: "a1", content: [{ type: "text", text: "" }] }), human("h2")],
   "a user turn right after tool results": [human("h1"), calls("a1", "c1"), result("t1", "c1"), human("h2")],
   "two assistant turns in a row": [
     human("h1"),

@@ -41,6 +41,17 @@ const REJECTED: Record<keyof typeof BROKEN, Partial<Record<Client, string>>> = {
       "The number of toolResult blocks at messages.2.content exceeds the number of toolUse blocks of previous turn.",
     mistral: "Unexpected role 'tool' after role 'assistant'",
   },
+  "a result for a call its turn did not make": {
+    anthropic: "unexpected `tool_use_id` found in `tool_result` blocks: cx",
+    openai: "Invalid parameter: 'tool_call_id' of 'cx' not found in 'tool_calls' of previous message.",
+    "openai-responses": "No tool call found for function call output with call_id cx.",
+    gemini: "function response turn comes immediately after a function call turn",
+    bedrock:
+      "The number of toolResult blocks at messages.2.content exceeds the number of toolUse blocks of previous turn.",
+    mistral: "Not the same number of function calls and responses",
+  },
+  "starts with the assistant": { bedrock: "A conversation must start with a user message." },
+  "an empty text block": { anthropic: "messages.1.content.0.text: text content blocks must be non-empty" },
   "two user turns in a row": {
     gemini: "multiturn requests alternate between user and model",
     bedrock: "A conversation must alternate between user and assistant roles",
@@ -109,6 +120,13 @@ const REJECTED_AFTER_REPAIR: Partial<Record<keyof typeof BROKEN, Client[]>> = {
   "parallel results (clean)": ["gemini"],
   "two assistant turns in a row": ["gemini", "bedrock"],
   "a reasoning item with nothing after it": ["openai-responses"],
+  // Not a broken thread (an app's opening greeting), and not repaired: Bedrock wants a user message first.
+  "starts with the assistant": ["bedrock"],
+};
+
+/** Histories a client refuses before sending anything. */
+const THROWN_BEFORE_SENDING: Partial<Record<keyof typeof BROKEN, Partial<Record<Client, string>>>> = {
+  "an empty text block": { bedrock: "Unsupported content block type: text" },
 };
 
 let emulator: ProviderEmulator;
@@ -117,11 +135,22 @@ afterAll(() => emulator.close());
 
 describe.each(CLIENTS)("%s on the wire", (client) => {
   const rules = Object.entries(REJECTED).filter(([, by]) => by[client]);
-  const allowed = Object.keys(REJECTED).filter((rule) => !REJECTED[rule]![client]);
+  const allowed = Object.keys(REJECTED).filter(
+    (rule) => !REJECTED[rule]![client] && !THROWN_BEFORE_SENDING[rule]?.[client],
+  );
+  const thrown = Object.entries(THROWN_BEFORE_SENDING).flatMap(([rule, by]) =>
+    by?.[client] ? [[rule, by[client]] as const] : [],
+  );
 
   it.each(rules)("rejects %s with the provider's status and text", async (rule, by) => {
     await expect(chatModel(client, emulator.url).invoke(BROKEN[rule]!)).rejects.toThrow(by[client]!);
     expect(emulator.last(client).status).toBe(400);
+  });
+
+  it.runIf(thrown.length > 0).each(thrown)("throws on %s before sending it", async (rule, text) => {
+    const sent = emulator.requests.length;
+    await expect(chatModel(client, emulator.url).invoke(BROKEN[rule]!)).rejects.toThrow(text);
+    expect(emulator.requests.length).toBe(sent);
   });
 
   it("accepts the histories its rules allow", async () => {

@@ -3,31 +3,24 @@
  *
  * History rules, from https://docs.mistral.ai/capabilities/function_calling/ (an assistant message
  * with `tool_calls`, then one `tool` message per call, then the assistant's answer) and the API's
- * 400 `invalid_request_message_order` texts. Tool call ids are 9 characters of `[a-zA-Z0-9]`.
+ * 400 `invalid_request_message_order` texts. Its id rule (9 characters of `[a-zA-Z0-9]`) is not
+ * modelled: ChatMistralAI rewrites every id to fit it.
  */
 import { chatCompletion, chatCompletionChunks, chatLastTurn, chatMessages } from "./chat-completions.js";
 import type { ProviderApi } from "./server.js";
 import type { Rejection } from "./script.js";
 
 const MODEL = "mistral-large-latest";
-const reject = (message: string, type = "invalid_request_message_order"): Rejection => ({
+const reject = (message: string): Rejection => ({
   status: 400,
-  body: { object: "error", message, type, param: null, code: "3230" },
+  body: { object: "error", message, type: "invalid_request_message_order", param: null, code: "3230" },
 });
-const VALID_ID = /^[a-zA-Z0-9]{9}$/;
 
 export function mistralError(body: Record<string, unknown>): Rejection | undefined {
   const messages = chatMessages(body);
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
     const prev = messages[i - 1];
-    for (const id of [...(m.tool_calls ?? []).map((c) => c.id), ...(m.role === "tool" ? [m.tool_call_id] : [])]) {
-      if (!VALID_ID.test(id ?? ""))
-        return reject(
-          "Tool call id has to be a string of length 9 with characters a-z, A-Z, 0-9",
-          "invalid_request_error",
-        );
-    }
     if (m.role === "tool" && !(prev?.role === "tool" || (prev?.role === "assistant" && prev.tool_calls?.length))) {
       return reject(`Unexpected role 'tool' after role '${prev?.role ?? "none"}'`);
     }
