@@ -47,7 +47,7 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.close());
 
-/** The next turn on a thread that stored `history`, read through `wrap(saver)`. */
+/** The reply to the next question on a thread that stored `history`, read raw or through the sanitizer. */
 async function nextTurn(client: Client, history: Parameters<typeof storeFinishedRun>[2], sanitize: boolean) {
   const saver = new MemorySaver();
   await storeFinishedRun(saver, "thread", history);

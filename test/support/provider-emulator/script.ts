@@ -34,7 +34,7 @@ export interface Rejection {
 /** The reply's arguments as JSON text. */
 export const argsText = (call: ScriptedCall) => call.rawArgs ?? JSON.stringify(call.args ?? {});
 
-/** The first words of a text, sent before a hang, and the rest. */
+/** A text as its stream chunks: one per word, at least one. */
 export function splitText(text: string): string[] {
   const words = text.split(/(?<= )/).filter((w) => w !== "");
   return words.length > 0 ? words : [""];
