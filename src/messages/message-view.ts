@@ -138,15 +138,13 @@ function nameOf(call: Loose): string {
   return typeof call.name === "string" ? call.name : typeof fn?.name === "string" ? fn.name : "";
 }
 
-/** The `response_metadata.output` the Responses converter replays instead of the message: all items typed. */
-function responsesOutput(message: Loose): readonly unknown[] {
-  const output = (message.response_metadata as Loose | undefined)?.output;
-  if (!Array.isArray(output) || output.length === 0) return EMPTY;
+/** Whether the Responses converter replays `output` (stored `response_metadata.output`) instead of the message: every item typed. */
+function isReplayed(output: readonly unknown[]): boolean {
   for (let i = 0; i < output.length; i++) {
     const item = output[i] as Block | null;
-    if (typeof item !== "object" || item === null || typeof item.type !== "string") return EMPTY;
+    if (typeof item !== "object" || item === null || typeof item.type !== "string") return false;
   }
-  return output;
+  return true;
 }
 
 const isContentCall = (b: Block) => b.type === "tool_use" || b.type === "tool_call" || b.type === "function_call";
@@ -167,26 +165,33 @@ const isOutputCall = (b: Block) => b.type === "function_call" || b.type === "cus
  * output items without an id cannot be told apart from `tool_calls` entries, so they are skipped.
  */
 function visitHiddenCalls(message: Loose, valid: readonly unknown[], visit: (call: Loose, id: string) => boolean): boolean {
+  // Plain loops and no helpers that allocate: the clean check runs this for every AIMessage.
   if (valid.length === 0) {
-    const raw = listOf((message.additional_kwargs as Loose | undefined)?.tool_calls);
-    for (let i = 0; i < raw.length; i++) {
-      const call = raw[i];
-      if (typeof call === "object" && call !== null && visit(call as Loose, rawCallId(call))) return true;
+    const raw = (message.additional_kwargs as Loose | undefined)?.tool_calls;
+    if (Array.isArray(raw)) {
+      for (let i = 0; i < raw.length; i++) {
+        const call = raw[i];
+        if (typeof call === "object" && call !== null && visit(call as Loose, rawCallId(call))) return true;
+      }
     }
   }
-  const content = listOf(message.content);
-  for (let i = 0; i < content.length; i++) {
-    const block = content[i] as Block | null;
-    if (typeof block !== "object" || block === null || !isContentCall(block)) continue;
-    const id = itemCallId(block);
-    if (id !== "" && !declares(valid, id) && visit(block, id)) return true;
+  const content = message.content;
+  if (Array.isArray(content)) {
+    for (let i = 0; i < content.length; i++) {
+      const block = content[i] as Block | null;
+      if (typeof block !== "object" || block === null || !isContentCall(block)) continue;
+      const id = itemCallId(block);
+      if (id !== "" && !declares(valid, id) && visit(block, id)) return true;
+    }
   }
-  const output = responsesOutput(message);
-  for (let i = 0; i < output.length; i++) {
-    const item = output[i] as Block;
-    if (!isOutputCall(item)) continue;
-    const id = itemCallId(item);
-    if (id !== "" && !declares(valid, id) && visit(item, id)) return true;
+  const output = (message.response_metadata as Loose | undefined)?.output;
+  if (Array.isArray(output) && output.length > 0 && isReplayed(output)) {
+    for (let i = 0; i < output.length; i++) {
+      const item = output[i] as Block;
+      if (!isOutputCall(item)) continue;
+      const id = itemCallId(item);
+      if (id !== "" && !declares(valid, id) && visit(item, id)) return true;
+    }
   }
   return false;
 }
@@ -199,7 +204,8 @@ const stopAtFirst = () => true;
  */
 export function hasHiddenCalls(message: unknown): boolean {
   const m = message as Loose;
-  return visitHiddenCalls(m, listOf(m.tool_calls), stopAtFirst);
+  const valid = m.tool_calls;
+  return visitHiddenCalls(m, Array.isArray(valid) ? valid : EMPTY, stopAtFirst);
 }
 
 /**

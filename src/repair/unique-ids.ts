@@ -45,9 +45,30 @@ function grow(): void {
  * outside the tail (the repair renames those; two calls of the tail with one id are left alone).
  */
 export function addId(id: string, tail: boolean): boolean {
+  return insert(id, hashText(id), tail);
+}
+
+/**
+ * Adds the id of a call outside the tail; returns false when providers reject it: not
+ * `isValidCallId` (checked in the same pass as the hash, this runs for every call of every read) or
+ * already there.
+ */
+export function addValidId(id: string): boolean {
+  const length = id.length;
+  if (length === 0 || length > 40) return false;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < length; i++) {
+    const c = id.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45)) return false;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return insert(id, h >>> 0, false);
+}
+
+function insert(id: string, hash: number, tail: boolean): boolean {
   if ((size + 1) * 2 > capacity) grow();
   const mask = capacity - 1;
-  for (let slot = hashText(id) & mask; ; slot = (slot + 1) & mask) {
+  for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
     if (stamps[slot] !== epoch) {
       stamps[slot] = epoch;
       keys[slot] = id;

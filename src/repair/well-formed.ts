@@ -1,13 +1,12 @@
 import {
   hasEmptyContent,
   hasHiddenCalls,
-  isValidCallId,
   rawCallId,
   rawToolCallIdOf,
   roleOf,
   toolCallsOf,
 } from "../messages/message-view.js";
-import { addId, resetIds } from "./unique-ids.js";
+import { addId, addValidId, resetIds } from "./unique-ids.js";
 
 /** What came last in the conversation, as far as turn-taking goes. System and unknown roles are transparent. */
 export type TurnState = "none" | "human" | "ai" | "tools";
@@ -74,8 +73,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
       for (let k = 0; k < calls.length; k++) {
         const call = calls[k];
         if (typeof call !== "object" || call === null) return false;
-        const id = rawCallId(call);
-        if (!isValidCallId(id) || !addId(id, false)) return false;
+        if (!addValidId(rawCallId(call))) return false;
       }
       prev = calls.length > 0 ? "tools" : "ai";
     } else if (role === "human") {
