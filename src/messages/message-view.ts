@@ -108,17 +108,18 @@ export function itemCallId(item: Loose): string {
   return typeof id === "string" ? id : "";
 }
 
-/**
- * Whether every provider accepts `id` as a tool call id: non-empty, at most 40 characters (OpenAI's
- * `tool_calls[].id` limit) of `[A-Za-z0-9_-]` (Anthropic's `tool_use.id` pattern). Allocation-free.
- */
+/** The longest call id every provider accepts (OpenAI's `tool_calls[].id` limit). */
+export const MAX_CALL_ID_LENGTH = 40;
+
+/** Whether UTF-16 code `c` may appear in a call id: `[A-Za-z0-9_-]` (Anthropic's `tool_use.id` pattern). */
+export function isCallIdChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
+}
+
+/** Whether every provider accepts `id` as a tool call id: 1 to 40 characters of `[A-Za-z0-9_-]`. */
 export function isValidCallId(id: string): boolean {
-  if (id.length === 0 || id.length > 40) return false;
-  for (let i = 0; i < id.length; i++) {
-    const c = id.charCodeAt(i);
-    const ok = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
-    if (!ok) return false;
-  }
+  if (id.length === 0 || id.length > MAX_CALL_ID_LENGTH) return false;
+  for (let i = 0; i < id.length; i++) if (!isCallIdChar(id.charCodeAt(i))) return false;
   return true;
 }
 
@@ -138,7 +139,7 @@ function nameOf(call: Loose): string {
   return typeof call.name === "string" ? call.name : typeof fn?.name === "string" ? fn.name : "";
 }
 
-/** Whether the Responses converter replays `output` (stored `response_metadata.output`) instead of the message: every item typed. */
+/** Whether the Responses converter replays `response_metadata.output` instead of the message: every item typed. */
 function isReplayed(output: readonly unknown[]): boolean {
   for (let i = 0; i < output.length; i++) {
     const item = output[i] as Block | null;
@@ -164,7 +165,11 @@ const isOutputCall = (b: Block) => b.type === "function_call" || b.type === "cus
  * (ChatOpenAI next to valid calls) reaches no provider and needs no answer. Content blocks and
  * output items without an id cannot be told apart from `tool_calls` entries, so they are skipped.
  */
-function visitHiddenCalls(message: Loose, valid: readonly unknown[], visit: (call: Loose, id: string) => boolean): boolean {
+function visitHiddenCalls(
+  message: Loose,
+  valid: readonly unknown[],
+  visit: (call: Loose, id: string) => boolean,
+): boolean {
   // Plain loops and no helpers that allocate: the clean check runs this for every AIMessage.
   if (valid.length === 0) {
     const raw = (message.additional_kwargs as Loose | undefined)?.tool_calls;
@@ -221,7 +226,8 @@ export function toolCallsOf(message: unknown): readonly ToolCallRef[] {
   for (let i = 0; i < valid.length; i++) {
     const call = valid[i];
     if (typeof call !== "object" || call === null) continue;
-    (out ??= []).push({ id: rawCallId(call), name: nameOf(call as Loose), args: (call as Loose).args, invalid: false, entry: call });
+    const c = call as Loose;
+    (out ??= []).push({ id: rawCallId(c), name: nameOf(c), args: c.args, invalid: false, entry: c });
   }
   visitHiddenCalls(m, valid, (call, id) => {
     if (id !== "" && out?.some((c) => c.id === id)) return false;

@@ -51,7 +51,8 @@ export function emit(units: readonly Unit[], ctx: EmitContext, repairs: Repair[]
     out.push(repair.message);
   };
   const rewritten = (kinds: readonly PatternId[], original: unknown, from: number, message: unknown) => {
-    for (const kind of kinds) repairs.push({ kind, action: "rewritten", index: out.length, from, message, original, ...messageRefs(message) });
+    const refs = messageRefs(message);
+    for (const kind of kinds) repairs.push({ kind, action: "rewritten", index: out.length, from, message, original, ...refs });
   };
   const rank = (index: number) => index - ctx.removedBefore[index]!;
   let prev: TurnState = "none";
@@ -85,7 +86,8 @@ export function emit(units: readonly Unit[], ctx: EmitContext, repairs: Repair[]
           return;
         }
         if (rank(index) !== rank(previous) + 1) {
-          repairs.push({ kind: "E", action: "moved", index: out.length, from: index, message, ...messageRefs(message) });
+          const refs = messageRefs(message);
+          repairs.push({ kind: "E", action: "moved", index: out.length, from: index, message, ...refs });
         }
         previous = index;
         const id = turn.ids[slot]!;

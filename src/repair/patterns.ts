@@ -47,12 +47,12 @@ export const PATTERNS: Readonly<Record<PatternId, { shape: string; repair: strin
   },
   H: {
     shape: "empty AIMessage: no text and no tool calls",
-    repair: "remove it (it is reported whole); if that leaves the turn open at the end, close it with a marker (A or C)",
+    repair: "remove it (reported whole); if that leaves the turn open at the end, close it with a marker (A or C)",
   },
   I: {
-    shape: "tool call id providers reject: empty, blank, not [A-Za-z0-9_-], over 40 characters, or reused by a later call",
+    shape: "call id providers reject: empty, blank, not [A-Za-z0-9_-], over 40 characters, or reused by a later call",
     repair:
-      "give the call and its results one deterministic replacement id (copies); of calls sharing an id, the last keeps it",
+      "give the call and its results one deterministic replacement id (copies); of calls sharing an id the last keeps it",
   },
   N: {
     shape: "finished tool results stranded in pendingWrites while their call is unanswered",

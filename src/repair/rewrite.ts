@@ -64,9 +64,10 @@ export function rewriteCalls(ai: unknown, calls: readonly ToolCallRef[], ids: re
     if (c.id !== ids[k] && c.id !== "" && !kept.has(c.id) && !rename.has(c.id)) rename.set(c.id, ids[k]!);
   });
   const promoted = new Set(calls.filter((c) => c.invalid && c.id !== "").map((c) => c.id));
-  const toolCalls = calls.map((c, k) =>
-    c.invalid ? { id: ids[k], name: c.name, args: argsObject(c.args), type: "tool_call" } : c.id === ids[k] ? c.entry : { ...c.entry, id: ids[k] },
-  );
+  const toolCalls = calls.map((c, k) => {
+    if (c.invalid) return { id: ids[k], name: c.name, args: argsObject(c.args), type: "tool_call" };
+    return c.id === ids[k] ? c.entry : { ...c.entry, id: ids[k] };
+  });
   let kwargs = m.additional_kwargs as Loose | undefined;
   if (kwargs && rename.size > 0) {
     kwargs = { ...kwargs, tool_calls: renameItems(kwargs.tool_calls, rename, isRawCall) };

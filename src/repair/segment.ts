@@ -85,7 +85,8 @@ export function segment(
         units.push(index);
         continue;
       }
-      const turn: Turn = { ai: message, index, calls: list, ids: ids.get(index)!, results: new Array(list.length).fill(undefined) };
+      const results = new Array<ToolResult | undefined>(list.length).fill(undefined);
+      const turn: Turn = { ai: message, index, calls: list, ids: ids.get(index)!, results };
       const mine = new Map<string, Owner>();
       list.forEach((call, slot) => {
         const owner = mine.get(call.id) ?? { turn, slots: [] };

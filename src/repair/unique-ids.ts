@@ -1,3 +1,5 @@
+import { isCallIdChar, MAX_CALL_ID_LENGTH } from "../messages/message-view.js";
+
 /**
  * An allocation-free set of call ids for the clean check: open addressing over arrays kept
  * between calls, emptied by bumping an epoch instead of clearing. It grows (allocates) only when
@@ -50,16 +52,16 @@ export function addId(id: string, tail: boolean): boolean {
 
 /**
  * Adds the id of a call outside the tail; returns false when providers reject it: not
- * `isValidCallId` (checked in the same pass as the hash, this runs for every call of every read) or
+ * `isValidCallId` (checked in the same pass as the hash: this runs for every call of every read) or
  * already there.
  */
 export function addValidId(id: string): boolean {
   const length = id.length;
-  if (length === 0 || length > 40) return false;
+  if (length === 0 || length > MAX_CALL_ID_LENGTH) return false;
   let h = 0x811c9dc5;
   for (let i = 0; i < length; i++) {
     const c = id.charCodeAt(i);
-    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45)) return false;
+    if (!isCallIdChar(c)) return false;
     h = Math.imul(h ^ c, 0x01000193);
   }
   return insert(id, h >>> 0, false);
