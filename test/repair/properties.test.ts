@@ -21,15 +21,16 @@ describe("repairMessages invariants", () => {
     );
   });
 
-  it("does no harm: what a provider accepted is still accepted, and what every provider accepted is returned as is", () => {
+  it("does no harm: what a provider accepted is still accepted, and what every provider accepted is left as is", () => {
     fc.assert(
       fc.property(anyHistory, fc.constantFrom<TailMode>("repair", "preserve"), (history, tail) => {
         const before = [...history, nextTurn];
-        const { messages } = repairMessages(history, { tail });
+        const { messages, repairs } = repairMessages(history, { tail });
         const after = [...(messages as BaseMessage[]), nextTurn];
         const acceptedBefore = WIRE_PROFILES.filter((p) => providerError(p, before) === undefined);
         for (const profile of acceptedBefore) expect(providerError(profile, after), profile).toBeUndefined();
-        if (acceptedBefore.length === WIRE_PROFILES.length) expect(messages).toBe(history);
+        // Parallel results in another order than the calls are accepted, and only put in call order (E).
+        if (acceptedBefore.length === WIRE_PROFILES.length) expect(repairs.filter((r) => r.kind !== "E")).toEqual([]);
       }),
       RUNS,
     );
