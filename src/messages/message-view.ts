@@ -10,12 +10,22 @@
 /** The conversational role of a message, as the repair rules see it. */
 export type MessageRole = "human" | "ai" | "tool" | "system" | "other";
 
-/** One tool call of an AIMessage that a ToolMessage must answer. */
+/**
+ * One tool call an AIMessage puts on the wire, which a ToolMessage must answer.
+ * `id` is the call's id as stored ("" when missing); `args` its arguments as stored.
+ */
 export interface ToolCallRef {
   id: string;
   name: string;
-  /** True for an entry of `invalid_tool_calls` (truncated or unparsable arguments). */
+  args: unknown;
+  /**
+   * True for a call that is not an entry of `tool_calls` (an `additional_kwargs.tool_calls` entry,
+   * a content block or a Responses output item): some integrations send it and others do not, so
+   * the repair moves it into `tool_calls`. Such calls are typically the invalid ones.
+   */
   invalid: boolean;
+  /** The stored entry, block or output item the call was read from. */
+  entry: object;
 }
 
 /** A role name (LangChain `type` or OpenAI-style `role`) as a role. A switch: this runs for every message of every read. */
@@ -73,57 +83,171 @@ export function idOf(message: unknown): string | undefined {
   return typeof id === "string" && id !== "" ? id : undefined;
 }
 
-/** The `tool_call_id` a ToolMessage answers. */
+/** The `tool_call_id` a ToolMessage answers, when it is a non-empty string. */
 export function toolCallIdOf(message: unknown): string | undefined {
   const id = (message as Loose).tool_call_id;
   return typeof id === "string" && id !== "" ? id : undefined;
 }
 
-/**
- * The id a ToolMessage answers a tool call by, or undefined for a call that
- * cannot be answered (providers require an id), which is then not counted.
- */
-export function callIdOf(call: unknown): string | undefined {
-  if (typeof call !== "object" || call === null) return undefined;
+/** The `tool_call_id` a ToolMessage answers as stored, "" when missing: a call without id is answered under "". */
+export function rawToolCallIdOf(message: unknown): string {
+  const id = (message as Loose).tool_call_id;
+  return typeof id === "string" ? id : "";
+}
+
+/** The id a `tool_calls` (or `additional_kwargs.tool_calls`) entry has as stored, or "". */
+export function rawCallId(call: unknown): string {
+  if (typeof call !== "object" || call === null) return "";
   const id = (call as Loose).id;
-  return typeof id === "string" && id !== "" ? id : undefined;
+  return typeof id === "string" ? id : "";
 }
 
-function pushCalls(out: ToolCallRef[], calls: unknown, invalid: boolean): void {
-  if (!Array.isArray(calls)) return;
-  for (const call of calls) {
-    const id = callIdOf(call);
-    if (id === undefined) continue;
-    const c = call as Loose;
-    const fn = c.function as Loose | undefined;
-    const name = typeof c.name === "string" ? c.name : typeof fn?.name === "string" ? fn.name : "";
-    out.push({ id, name, invalid });
+/** The call id of a content block or Responses output item: `call_id` for `function_call` shapes, else `id`. */
+export function itemCallId(item: Loose): string {
+  const id = typeof item.call_id === "string" ? item.call_id : item.id;
+  return typeof id === "string" ? id : "";
+}
+
+/** The longest call id every provider accepts (OpenAI's `tool_calls[].id` limit). */
+export const MAX_CALL_ID_LENGTH = 40;
+
+/** Whether UTF-16 code `c` may appear in a call id: `[A-Za-z0-9_-]` (Anthropic's `tool_use.id` pattern). */
+export function isCallIdChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
+}
+
+/** Whether every provider accepts `id` as a tool call id: 1 to 40 characters of `[A-Za-z0-9_-]`. */
+export function isValidCallId(id: string): boolean {
+  if (id.length === 0 || id.length > MAX_CALL_ID_LENGTH) return false;
+  for (let i = 0; i < id.length; i++) if (!isCallIdChar(id.charCodeAt(i))) return false;
+  return true;
+}
+
+type Block = Loose & { type?: unknown };
+const EMPTY: readonly unknown[] = Object.freeze([]);
+const listOf = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : EMPTY);
+
+/** Whether `valid` (a `tool_calls` list) has an entry with id `id`. */
+function declares(valid: readonly unknown[], id: string): boolean {
+  for (let i = 0; i < valid.length; i++) if (rawCallId(valid[i]) === id) return true;
+  return false;
+}
+
+/** The function name of a call in any of the stored shapes. */
+function nameOf(call: Loose): string {
+  const fn = call.function as Loose | undefined;
+  return typeof call.name === "string" ? call.name : typeof fn?.name === "string" ? fn.name : "";
+}
+
+/** Whether the Responses converter replays `response_metadata.output` instead of the message: every item typed. */
+function isReplayed(output: readonly unknown[]): boolean {
+  for (let i = 0; i < output.length; i++) {
+    const item = output[i] as Block | null;
+    if (typeof item !== "object" || item === null || typeof item.type !== "string") return false;
   }
+  return true;
+}
+
+const isContentCall = (b: Block) => b.type === "tool_use" || b.type === "tool_call" || b.type === "function_call";
+const isOutputCall = (b: Block) => b.type === "function_call" || b.type === "custom_tool_call";
+
+/**
+ * Visits every call of `message` that some integration sends but `tool_calls` does not hold, in the
+ * order `toolCallsOf` lists them. `visit` returns true to stop; returns whether it stopped.
+ * Sources, as the converters read them:
+ * - `additional_kwargs.tool_calls`: ChatOpenAI (completions and Responses) sends them when
+ *   `tool_calls` is empty, as when every call of the turn had unparsable arguments;
+ * - content blocks `tool_use` (ChatAnthropic, ChatGoogleGenerativeAI), `tool_call` (Gemini, v1
+ *   content) and `function_call` (`server_tool_use` is answered by the provider itself);
+ * - Responses output items `function_call` / `custom_tool_call` (`call_id`): ChatOpenAI with
+ *   `useResponsesApi` replays `response_metadata.output` as stored, instead of the message.
+ * `invalid_tool_calls` is not a source: no converter reads it, so an invalid call stored only there
+ * (ChatOpenAI next to valid calls) reaches no provider and needs no answer. Content blocks and
+ * output items without an id cannot be told apart from `tool_calls` entries, so they are skipped.
+ */
+function visitHiddenCalls(
+  message: Loose,
+  valid: readonly unknown[],
+  visit: (call: Loose, id: string) => boolean,
+): boolean {
+  // Plain loops and no helpers that allocate: the clean check runs this for every AIMessage.
+  if (valid.length === 0) {
+    const raw = (message.additional_kwargs as Loose | undefined)?.tool_calls;
+    if (Array.isArray(raw)) {
+      for (let i = 0; i < raw.length; i++) {
+        const call = raw[i];
+        if (typeof call === "object" && call !== null && visit(call as Loose, rawCallId(call))) return true;
+      }
+    }
+  }
+  const content = message.content;
+  if (Array.isArray(content)) {
+    for (let i = 0; i < content.length; i++) {
+      const block = content[i] as Block | null;
+      if (typeof block !== "object" || block === null || !isContentCall(block)) continue;
+      const id = itemCallId(block);
+      if (id !== "" && !declares(valid, id) && visit(block, id)) return true;
+    }
+  }
+  const output = (message.response_metadata as Loose | undefined)?.output;
+  if (Array.isArray(output) && output.length > 0 && isReplayed(output)) {
+    for (let i = 0; i < output.length; i++) {
+      const item = output[i] as Block;
+      if (!isOutputCall(item)) continue;
+      const id = itemCallId(item);
+      if (id !== "" && !declares(valid, id) && visit(item, id)) return true;
+    }
+  }
+  return false;
+}
+
+const stopAtFirst = () => true;
+
+/**
+ * Whether `message` puts on the wire a call that `tool_calls` does not hold (see `toolCallsOf`).
+ * Allocation-free: the clean check runs it for every AIMessage.
+ */
+export function hasHiddenCalls(message: unknown): boolean {
+  const m = message as Loose;
+  const valid = m.tool_calls;
+  return visitHiddenCalls(m, Array.isArray(valid) ? valid : EMPTY, stopAtFirst);
 }
 
 /**
- * The tool calls an AIMessage must have answered, in call order: `tool_calls`
- * first, then `invalid_tool_calls` (provider adapters send both). Returns a
- * shared empty array for messages without calls, so the clean path allocates nothing.
+ * The tool calls an AIMessage puts on the wire, one per id, which ToolMessages must answer: every
+ * object entry of `tool_calls` (with or without an id), then the calls only some integrations send
+ * (`invalid: true`, see `visitHiddenCalls`). Returns a shared empty array for messages without
+ * calls, so the clean path allocates nothing.
  */
 export function toolCallsOf(message: unknown): readonly ToolCallRef[] {
   const m = message as Loose;
-  const valid = m.tool_calls;
-  const invalid = m.invalid_tool_calls;
-  const hasValid = Array.isArray(valid) && valid.length > 0;
-  const hasInvalid = Array.isArray(invalid) && invalid.length > 0;
-  if (!hasValid && !hasInvalid) return NO_CALLS;
-  const out: ToolCallRef[] = [];
-  if (hasValid) pushCalls(out, valid, false);
-  if (hasInvalid) pushCalls(out, invalid, true);
-  return out.length === 0 ? NO_CALLS : out;
+  const valid = listOf(m.tool_calls);
+  let out: ToolCallRef[] | undefined;
+  for (let i = 0; i < valid.length; i++) {
+    const call = valid[i];
+    if (typeof call !== "object" || call === null) continue;
+    const c = call as Loose;
+    (out ??= []).push({ id: rawCallId(c), name: nameOf(c), args: c.args, invalid: false, entry: c });
+  }
+  visitHiddenCalls(m, valid, (call, id) => {
+    if (id !== "" && out?.some((c) => c.id === id)) return false;
+    const fn = call.function as Loose | undefined;
+    const args = "args" in call ? call.args : "input" in call ? call.input : (fn?.arguments ?? call.arguments);
+    (out ??= []).push({ id, name: nameOf(call), args, invalid: true, entry: call });
+    return false;
+  });
+  return out ?? NO_CALLS;
 }
 
 const NO_CALLS: readonly ToolCallRef[] = Object.freeze([]);
 
-/** Whether an AIMessage declares at least one answerable tool call. */
-export function hasToolCalls(message: unknown): boolean {
-  return toolCallsOf(message).length > 0;
+/**
+ * Whether a resumed run would still execute calls of this AIMessage: ToolNode runs `tool_calls`
+ * only, so a message whose calls are all invalid is a turn that stopped, not one in progress.
+ */
+export function hasRunnableCalls(message: unknown): boolean {
+  const calls = (message as Loose).tool_calls;
+  return Array.isArray(calls) && calls.length > 0;
 }
 
 /** The characters `String.prototype.trim` removes. */

@@ -1,8 +1,9 @@
-import { roleOf } from "../messages/message-view.js";
+import { rawToolCallIdOf, roleOf } from "../messages/message-view.js";
 import type { MarkerTexts } from "./markers.js";
-import type { Repair } from "./patterns.js";
+import type { PatternId, Repair } from "./patterns.js";
 import { messageRefs } from "./report.js";
-import type { Unit } from "./segment.js";
+import { rewriteCalls, rewriteResultId } from "./rewrite.js";
+import type { Turn, Unit } from "./segment.js";
 import { anchorOf, bridgeMessage, closingMessage, type BridgeRole } from "./synthetic.js";
 import { humanMayFollow, type TurnState } from "./well-formed.js";
 
@@ -18,9 +19,25 @@ export interface EmitContext {
 }
 
 /**
+ * Why the AIMessage of `turn` is sent as a copy: G when a call is not in `tool_calls` (or an
+ * entry is not a call), I when a call's id changes. Empty when it goes out as stored.
+ */
+function rewriteKinds(turn: Turn): PatternId[] {
+  const kinds: PatternId[] = [];
+  const stored = (turn.ai as { tool_calls?: unknown }).tool_calls;
+  const visible = turn.calls.filter((c) => !c.invalid).length;
+  if (visible !== turn.calls.length || !Array.isArray(stored) || stored.length !== visible) kinds.push("G");
+  if (turn.calls.some((c, k) => c.id !== turn.ids[k])) kinds.push("I");
+  return kinds;
+}
+
+/**
  * Writes the units out in order, each turn as its AIMessage followed by its
  * results in call order, then the untouched tail.
  *
+ * - Patterns G, I: an AIMessage whose calls are not all in `tool_calls`, or
+ *   whose ids change, goes out as a copy (`rewriteCalls`); results of a renamed
+ *   call go out as copies answering the new id.
  * - Pattern E: a result that did not directly follow the previous message of
  *   its turn is reported as moved.
  * - Pattern A: a HumanMessage after a HumanMessage gets a marker reply before it.
@@ -32,6 +49,10 @@ export function emit(units: readonly Unit[], ctx: EmitContext, repairs: Repair[]
   const insert = (repair: Omit<Repair, "index" | "action">) => {
     repairs.push({ ...repair, action: "inserted", index: out.length });
     out.push(repair.message);
+  };
+  const rewritten = (kinds: readonly PatternId[], original: unknown, from: number, message: unknown) => {
+    const refs = messageRefs(message);
+    for (const kind of kinds) repairs.push({ kind, action: "rewritten", index: out.length, from, message, original, ...refs });
   };
   const rank = (index: number) => index - ctx.removedBefore[index]!;
   let prev: TurnState = "none";
@@ -49,20 +70,35 @@ export function emit(units: readonly Unit[], ctx: EmitContext, repairs: Repair[]
   for (const unit of units) {
     if (typeof unit !== "number") {
       const { turn } = unit;
-      out.push(turn.ai);
+      const kinds = rewriteKinds(turn);
+      if (kinds.length === 0) {
+        out.push(turn.ai);
+      } else {
+        const copy = rewriteCalls(turn.ai, turn.calls, turn.ids);
+        rewritten(kinds, turn.ai, turn.index, copy);
+        out.push(copy);
+      }
       let previous = turn.index;
-      for (const result of turn.results) {
-        const { message, index, kind } = result!;
+      turn.results.forEach((result, slot) => {
+        const { message, index, kind, original } = result!;
         if (index < 0) {
-          insert({ kind: kind!, message, ...messageRefs(message) });
-          continue;
+          insert({ kind: kind!, message, ...(original !== undefined ? { original } : {}), ...messageRefs(message) });
+          return;
         }
         if (rank(index) !== rank(previous) + 1) {
-          repairs.push({ kind: "E", action: "moved", index: out.length, from: index, message, ...messageRefs(message) });
+          const refs = messageRefs(message);
+          repairs.push({ kind: "E", action: "moved", index: out.length, from: index, message, ...refs });
         }
-        out.push(message);
         previous = index;
-      }
+        const id = turn.ids[slot]!;
+        if (rawToolCallIdOf(message) === id) {
+          out.push(message);
+          return;
+        }
+        const copy = rewriteResultId(message, id);
+        rewritten(["I"], message, index, copy);
+        out.push(copy);
+      });
       prev = "tools";
       anchor = anchorOf(turn.ai, turn.index);
       continue;

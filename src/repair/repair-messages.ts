@@ -1,4 +1,5 @@
-import { isMessageList } from "../messages/message-view.js";
+import { isMessageList, roleOf, toolCallsOf } from "../messages/message-view.js";
+import { planCallIds } from "./call-ids.js";
 import { emit } from "./emit.js";
 import { fillMissingResults } from "./fill-results.js";
 import { resolveMarkers, type MarkerOption } from "./markers.js";
@@ -15,7 +16,8 @@ import { isWellFormed } from "./well-formed.js";
  *   a trailing HumanMessage gets a marker reply, unanswered calls get
  *   placeholders and trailing tool results get a closing AIMessage.
  * - `"preserve"`: a run may still complete the tail (see `findTailStart`), so
- *   it is left exactly as it is; only what comes before it is repaired.
+ *   it is left exactly as it is; only what comes before it is repaired. A
+ *   history with no such tail is repaired as with `"repair"`.
  * - `"request"`: the history is about to be sent to the model, so it may end in
  *   the new input (a HumanMessage) or in tool results. Unanswered calls get
  *   placeholders as with `"repair"`, but nothing is added after the last message.
@@ -79,15 +81,18 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   const unchanged = { messages: messages as unknown[], repairs: [] };
   if (!Array.isArray(messages) || messages.length === 0) return unchanged;
 
-  // "request" answers every call like "repair" but adds no reply after the end: the model is about to give it.
-  const closeEnd = tail === "repair";
   const tailStart = tail === "preserve" ? findTailStart(messages) : messages.length;
+  // "request" answers every call like "repair" but adds no reply after the end: the model is about to give it.
+  // Without a tail a resumed run has nothing to complete, so "preserve" closes the end as "repair" does.
+  const closeEnd = tail === "repair" || (tail === "preserve" && tailStart === messages.length);
   // One walk over a healthy history: the clean check reads non-messages as "other", and a clean
   // list comes back as is whether or not it holds messages, so only a rebuild needs isMessageList.
   if (isWellFormed(messages, tailStart, closeEnd) || !isMessageList(messages)) return unchanged;
 
   const repairs: Repair[] = [];
-  const units = segment(messages, tailStart, repairs);
+  const calls = messages.map((m) => (roleOf(m) === "ai" ? toolCallsOf(m) : undefined));
+  const ids = planCallIds(messages, calls, tailStart);
+  const units = segment(messages, tailStart, calls, ids, repairs);
   const last = units[units.length - 1];
   for (const unit of units) {
     if (typeof unit === "number") continue;

@@ -1,4 +1,4 @@
-import { roleOf, toolCallIdOf, toolCallsOf, type ToolCallRef } from "../messages/message-view.js";
+import { rawToolCallIdOf, roleOf, type ToolCallRef } from "../messages/message-view.js";
 import type { PatternId, Repair } from "./patterns.js";
 import { messageRefs } from "./report.js";
 import { isSyntheticMessage } from "./synthetic.js";
@@ -10,6 +10,8 @@ export interface ToolResult {
   index: number;
   /** For inserted results: the pattern they repair (B, B2, B3 or N). */
   kind?: PatternId;
+  /** For a recovered result inserted as a copy under a new call id: the stored one. */
+  original?: unknown;
 }
 
 /** An AIMessage with tool calls and the result found for each call (`undefined` while unanswered). */
@@ -17,6 +19,8 @@ export interface Turn {
   ai: unknown;
   index: number;
   calls: readonly ToolCallRef[];
+  /** The id each call goes out with (see `planCallIds`). */
+  ids: readonly string[];
   results: (ToolResult | undefined)[];
 }
 
@@ -30,10 +34,27 @@ function removal(kind: PatternId, message: unknown, index: number): Repair {
   return { kind, action: "removed", index, message, ...messageRefs(message) };
 }
 
+/** The slots of a turn's calls, by stored id (a call without id is answered under ""). */
+interface Owner {
+  turn: Turn;
+  slots: number[];
+}
+
+/** The slot a result for `owner` fills: the first unanswered one, else one held by a placeholder, else none. */
+function slotFor(owner: Owner, message: unknown): { slot: number; replaces?: ToolResult } | undefined {
+  const { turn, slots } = owner;
+  const free = slots.find((s) => turn.results[s] === undefined);
+  if (free !== undefined) return { slot: free };
+  if (isSyntheticMessage(message)) return undefined;
+  const placeholder = slots.find((s) => isSyntheticMessage(turn.results[s]!.message));
+  return placeholder === undefined ? undefined : { slot: placeholder, replaces: turn.results[placeholder] };
+}
+
 /**
  * Splits `messages[0, end)` into units, assigning every ToolMessage to the call
  * it answers: the nearest earlier AIMessage that declared its `tool_call_id`
- * (providers may reuse ids across turns).
+ * (providers may reuse ids across turns). `calls[i]` holds the calls of the
+ * AIMessage at `i` (`toolCallsOf`), `ids` the id each goes out with.
  *
  * - Pattern D: a ToolMessage whose call no earlier AIMessage made is removed.
  * - Pattern F: a second result for a call is removed; a real result wins over
@@ -42,40 +63,51 @@ function removal(kind: PatternId, message: unknown, index: number): Repair {
  *
  * Removed messages are reported whole in `repairs`.
  */
-export function segment(messages: readonly unknown[], end: number, repairs: Repair[]): Unit[] {
+export function segment(
+  messages: readonly unknown[],
+  end: number,
+  calls: readonly (readonly ToolCallRef[] | undefined)[],
+  ids: ReadonlyMap<number, readonly string[]>,
+  repairs: Repair[],
+): Unit[] {
   const units: Unit[] = [];
-  const owners = new Map<string, { turn: Turn; slot: number }>();
+  const owners = new Map<string, Owner>();
   for (let index = 0; index < end; index++) {
     const message = messages[index];
     const role = roleOf(message);
     if (role === "ai") {
-      const calls = toolCallsOf(message);
-      if (isEmptyReply(message, calls.length)) {
+      const list = calls[index] ?? [];
+      if (isEmptyReply(message, list.length)) {
         repairs.push(removal("H", message, index));
         continue;
       }
-      if (calls.length === 0) {
+      if (list.length === 0) {
         units.push(index);
         continue;
       }
-      const turn: Turn = { ai: message, index, calls, results: new Array(calls.length).fill(undefined) };
-      calls.forEach((call, slot) => owners.set(call.id, { turn, slot }));
+      const results = new Array<ToolResult | undefined>(list.length).fill(undefined);
+      const turn: Turn = { ai: message, index, calls: list, ids: ids.get(index)!, results };
+      const mine = new Map<string, Owner>();
+      list.forEach((call, slot) => {
+        const owner = mine.get(call.id) ?? { turn, slots: [] };
+        owner.slots.push(slot);
+        mine.set(call.id, owner);
+        owners.set(call.id, owner);
+      });
       units.push({ turn });
     } else if (role === "tool") {
-      const owner = owners.get(toolCallIdOf(message) ?? "");
+      const owner = owners.get(rawToolCallIdOf(message));
       if (owner === undefined) {
         repairs.push(removal("D", message, index));
         continue;
       }
-      const kept = owner.turn.results[owner.slot];
-      if (kept === undefined) {
-        owner.turn.results[owner.slot] = { message, index };
-      } else if (isSyntheticMessage(kept.message) && !isSyntheticMessage(message)) {
-        repairs.push(removal("F", kept.message, kept.index));
-        owner.turn.results[owner.slot] = { message, index };
-      } else {
+      const target = slotFor(owner, message);
+      if (target === undefined) {
         repairs.push(removal("F", message, index));
+        continue;
       }
+      if (target.replaces) repairs.push(removal("F", target.replaces.message, target.replaces.index));
+      owner.turn.results[target.slot] = { message, index };
     } else {
       units.push(index);
     }

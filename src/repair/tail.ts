@@ -1,26 +1,38 @@
-import { hasToolCalls, roleOf } from "../messages/message-view.js";
+import { hasRunnableCalls, rawCallId, rawToolCallIdOf, roleOf } from "../messages/message-view.js";
+
+/** Whether `messages[from, end)` are results for distinct `tool_calls` of the AIMessage `ai`. */
+function answersOf(ai: unknown, messages: readonly unknown[], from: number, end: number): boolean {
+  const calls = (ai as { tool_calls: unknown[] }).tool_calls;
+  for (let i = from; i < end; i++) {
+    const id = rawToolCallIdOf(messages[i]);
+    if (!calls.some((c) => rawCallId(c) === id)) return false;
+    for (let j = from; j < i; j++) if (rawToolCallIdOf(messages[j]) === id) return false;
+  }
+  return true;
+}
 
 /**
  * Where the tail of a history starts: the part a resumed run may still
  * complete, so a "preserve" read leaves it untouched.
  *
  * The tail is a trailing run of HumanMessages (the reply is still to come), or
- * the last AIMessage with tool calls plus the ToolMessages after it (tool
- * results are still to come), or a trailing run of ToolMessages with no such
- * AIMessage before it. A history that ends in a plain AIMessage has no tail
- * (returns `messages.length`).
+ * the last AIMessage with `tool_calls` plus the ToolMessages after it, when
+ * each answers a different one of its calls (tool results are still to come).
+ * Nothing else can be completed by a resumed run, so there is no tail (returns
+ * `messages.length`) after a plain AIMessage, after an AIMessage whose calls
+ * are all invalid (ToolNode runs `tool_calls` only), or after tool results that
+ * answer an earlier turn or nothing.
  */
 export function findTailStart(messages: readonly unknown[]): number {
-  let i = messages.length - 1;
+  const end = messages.length;
+  let i = end - 1;
   if (i < 0) return 0;
   const last = roleOf(messages[i]);
   if (last === "human") {
     while (i >= 0 && roleOf(messages[i]) === "human") i--;
     return i + 1;
   }
-  if (last === "tool") {
-    while (i >= 0 && roleOf(messages[i]) === "tool") i--;
-    return i >= 0 && roleOf(messages[i]) === "ai" && hasToolCalls(messages[i]) ? i : i + 1;
-  }
-  return last === "ai" && hasToolCalls(messages[i]) ? i : messages.length;
+  while (i >= 0 && roleOf(messages[i]) === "tool") i--;
+  if (i < 0 || roleOf(messages[i]) !== "ai" || !hasRunnableCalls(messages[i])) return end;
+  return answersOf(messages[i], messages, i + 1, end) ? i : end;
 }

@@ -1,4 +1,12 @@
-import { callIdOf, hasEmptyContent, roleOf, toolCallIdOf, toolCallsOf, type ToolCallRef } from "../messages/message-view.js";
+import {
+  hasEmptyContent,
+  hasHiddenCalls,
+  rawCallId,
+  rawToolCallIdOf,
+  roleOf,
+  toolCallsOf,
+} from "../messages/message-view.js";
+import { addId, addValidId, resetIds } from "./unique-ids.js";
 
 /** What came last in the conversation, as far as turn-taking goes. System and unknown roles are transparent. */
 export type TurnState = "none" | "human" | "ai" | "tools";
@@ -17,12 +25,17 @@ export function isEmptyReply(message: unknown, callCount: number): boolean {
   return callCount === 0 && hasEmptyContent(message);
 }
 
-type CallList = readonly { id?: unknown }[];
-const NO_CALLS: CallList = [];
+const NO_CALLS: readonly unknown[] = [];
 
-/** Whether every call of a list can be answered, so ids can be read in place (the rule is `callIdOf`'s). */
-function allHaveIds(calls: CallList): boolean {
-  for (let i = 0; i < calls.length; i++) if (callIdOf(calls[i]) === undefined) return false;
+/**
+ * Whether the calls of the AIMessage at the tail start may keep their ids: no call before the
+ * tail shares one. Tail calls are read with `toolCallsOf` (the only allocation, and only when a
+ * tail with calls is preserved).
+ */
+function tailIdsFree(messages: readonly unknown[], tailStart: number): boolean {
+  if (tailStart >= messages.length || roleOf(messages[tailStart]) !== "ai") return true;
+  const calls = toolCallsOf(messages[tailStart]);
+  for (let k = 0; k < calls.length; k++) if (!addId(calls[k]!.id, true)) return false;
   return true;
 }
 
@@ -32,45 +45,43 @@ function allHaveIds(calls: CallList): boolean {
  * `closeEnd`, the new HumanMessage the next turn will append.
  *
  * This is the clean path of every read, so it allocates nothing in the usual
- * case: call ids are read in place from `tool_calls` and `invalid_tool_calls`
- * (`toolCallsOf`, which allocates, is used only when some call lacks an id).
+ * case: calls are read in place from `tool_calls`, and a clean AIMessage has
+ * no call elsewhere (`hasHiddenCalls`) and only valid, unique ids (`addId`).
  * It must agree with the rebuild in `repair-messages.ts`: true exactly when
  * the rebuild would change nothing.
  */
 export function isWellFormed(messages: readonly unknown[], tailStart: number, closeEnd: boolean): boolean {
   let prev: TurnState = "none";
-  // The calls of the last AIMessage: in place (valid, then invalid), or resolved by toolCallsOf.
-  let valid: CallList = NO_CALLS;
-  let invalid: CallList = NO_CALLS;
-  let resolved: readonly ToolCallRef[] | undefined;
-  let total = 0;
+  let calls: readonly unknown[] = NO_CALLS;
   let answered = 0;
-  const expectedId = (k: number): unknown => (resolved ? resolved[k]!.id : k < valid.length ? valid[k]!.id : invalid[k - valid.length]!.id);
+  resetIds();
   for (let i = 0; i < tailStart; i++) {
     const message = messages[i];
     const role = roleOf(message);
-    if (answered < total) {
+    if (answered < calls.length) {
       // Rule 1: the results come right after their AIMessage, one per call, in call order.
-      if (role !== "tool" || toolCallIdOf(message) !== expectedId(answered)) return false;
+      if (role !== "tool" || rawToolCallIdOf(message) !== rawCallId(calls[answered])) return false;
       answered++;
       continue;
     }
     if (role === "tool") return false; // rule 2: a result with no call left to answer
     if (role === "ai") {
-      const m = message as { tool_calls?: unknown; invalid_tool_calls?: unknown };
-      valid = Array.isArray(m.tool_calls) ? m.tool_calls : NO_CALLS;
-      invalid = Array.isArray(m.invalid_tool_calls) ? m.invalid_tool_calls : NO_CALLS;
-      resolved = allHaveIds(valid) && allHaveIds(invalid) ? undefined : toolCallsOf(message);
-      total = resolved ? resolved.length : valid.length + invalid.length;
+      const toolCalls = (message as { tool_calls?: unknown }).tool_calls;
+      calls = Array.isArray(toolCalls) ? toolCalls : NO_CALLS;
       answered = 0;
-      if (isEmptyReply(message, total)) return false;
-      prev = total > 0 ? "tools" : "ai";
+      if (isEmptyReply(message, calls.length) || hasHiddenCalls(message)) return false;
+      for (let k = 0; k < calls.length; k++) {
+        const call = calls[k];
+        if (typeof call !== "object" || call === null) return false;
+        if (!addValidId(rawCallId(call))) return false;
+      }
+      prev = calls.length > 0 ? "tools" : "ai";
     } else if (role === "human") {
       if (!humanMayFollow(prev)) return false;
       prev = "human";
     }
   }
-  if (answered < total) return false;
+  if (answered < calls.length || !tailIdsFree(messages, tailStart)) return false;
   if (tailStart < messages.length) return roleOf(messages[tailStart]) !== "human" || humanMayFollow(prev);
   return !closeEnd || humanMayFollow(prev);
 }

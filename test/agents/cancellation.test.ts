@@ -7,7 +7,7 @@ import { ToolCallLimitExceededError, toolCallLimitMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
 import { buildAgent, cancelAgentTurn, nextAgentTurn, threadConfig, type AgentKind } from "../support/agents.js";
-import { PROVIDER_PROFILES, rejectingProviders, type ProviderProfile } from "../support/provider-rules.js";
+import { rejectingProviders, WIRE_PROFILES, type WireProfile } from "../support/provider-rules.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import { FIRST_QUESTION, agentModel, type StopPoint } from "../support/scenarios.js";
 
@@ -19,11 +19,11 @@ type Stop = (typeof STOPS)[number];
  * dangling calls itself, but leaves the tool results unclosed before the new HumanMessage (Mistral, Bedrock),
  * and answers the finished parallel call with "cancelled" instead of its real result.
  */
-const RAW_REJECTED_BY: Record<AgentKind, Record<Stop, ProviderProfile[]>> = {
+const RAW_REJECTED_BY: Record<AgentKind, Record<Stop, WireProfile[]>> = {
   createAgent: {
     "during-llm": ["bedrock", "gemini"],
-    "during-tools": [...PROVIDER_PROFILES],
-    "after-one-of-two-parallel-tools": [...PROVIDER_PROFILES],
+    "during-tools": [...WIRE_PROFILES],
+    "after-one-of-two-parallel-tools": [...WIRE_PROFILES],
   },
   createDeepAgent: {
     "during-llm": ["bedrock", "gemini"],
@@ -74,7 +74,7 @@ for (const factory of saverFactories) {
       await expect(nextAgentTurn("createAgent", raw, rejected, "t", { middleware: limit() })).rejects.toThrow(
         "bedrock 400",
       );
-      expect(Object.keys(rejectingProviders(rejected.seen[0]!))).toEqual(PROVIDER_PROFILES);
+      expect(Object.keys(rejectingProviders(rejected.seen[0]!))).toEqual(WIRE_PROFILES);
 
       const sanitized = new SanitizingCheckpointer(await open());
       await failFirstTurn(sanitized);

@@ -9,7 +9,7 @@ import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
 import { buildAgent, threadConfig } from "../support/agents.js";
 import { comparable, rawAndSanitized } from "../support/compare.js";
-import { PROVIDER_PROFILES, rejectingProviders } from "../support/provider-rules.js";
+import { rejectingProviders, WIRE_PROFILES } from "../support/provider-rules.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import { FIRST_QUESTION, agentModel } from "../support/scenarios.js";
 
@@ -65,7 +65,7 @@ for (const factory of saverFactories) {
       const next = new HumanMessage("Never mind, what time is it?");
       const raw = await pausedAgent(await open());
       await expect(raw.agent.invoke({ messages: [next] }, threadConfig("hitl"))).rejects.toThrow("bedrock 400");
-      expect(Object.keys(rejectingProviders(raw.model.seen.at(-1)!))).toEqual(PROVIDER_PROFILES);
+      expect(Object.keys(rejectingProviders(raw.model.seen.at(-1)!))).toEqual(WIRE_PROFILES);
 
       // A pending interrupt means "a resume is expected", so the default policy keeps the tail as it is.
       const auto = await pausedAgent(new SanitizingCheckpointer(await open()));
@@ -120,7 +120,7 @@ describe("humanInTheLoopMiddleware rejecting a call whose sibling needs no appro
     for (const checkpointer of [new MemorySaver(), new SanitizingCheckpointer(new MemorySaver())]) {
       const { model, run } = await resumeWithRejection(checkpointer);
       await expect(run).rejects.toThrow("bedrock 400");
-      expect(Object.keys(rejectingProviders(model.seen.at(-1)!))).toEqual(PROVIDER_PROFILES);
+      expect(Object.keys(rejectingProviders(model.seen.at(-1)!))).toEqual(WIRE_PROFILES);
     }
   });
 

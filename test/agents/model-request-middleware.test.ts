@@ -9,7 +9,7 @@ import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
 import { sanitizeMessagesMiddleware, type ModelRequestRepairEvent } from "../../src/middleware/index.js";
 import { buildAgent, threadConfig } from "../support/agents.js";
 import { comparable } from "../support/compare.js";
-import { PROVIDER_PROFILES, rejectingProviders } from "../support/provider-rules.js";
+import { rejectingProviders, WIRE_PROFILES } from "../support/provider-rules.js";
 import { FIRST_QUESTION, agentModel } from "../support/scenarios.js";
 import { StrictChatModel } from "../support/strict-chat-model.js";
 
@@ -49,7 +49,7 @@ describe("sanitizeMessagesMiddleware", () => {
   it("a trim that cuts a tool pair: rejected without it, accepted with it, state as if nothing was trimmed", async () => {
     const broken = await twoTurns([keepFirstAndLastThree]);
     await expect(broken.run).rejects.toThrow("bedrock 400");
-    expect(Object.keys(rejectingProviders(broken.model.seen.at(-1)!))).toEqual(PROVIDER_PROFILES);
+    expect(Object.keys(rejectingProviders(broken.model.seen.at(-1)!))).toEqual(WIRE_PROFILES);
 
     const events: ModelRequestRepairEvent[] = [];
     const fixed = await twoTurns([

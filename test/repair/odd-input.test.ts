@@ -34,6 +34,21 @@ describe("repairMessages on odd input", () => {
     expect(repairs.map((r) => r.kind)).toEqual(["B", "C", "A"]);
   });
 
+  it("renames an empty call id of plain-object messages in their own form, as plain objects", () => {
+    const history = [
+      { role: "user", content: "weather?" },
+      { role: "assistant", content: null, tool_calls: [{ id: "", type: "function", function: { name: "weather", arguments: "{}" } }] },
+      { role: "tool", content: "sunny", tool_call_id: "" },
+      { role: "assistant", content: "Sunny." },
+    ];
+    const { messages, repairs } = repairMessages(history);
+    const call = (messages[1] as { tool_calls: Array<{ id: string; function: unknown }> }).tool_calls[0]!;
+    expect(call).toEqual({ ...history[1]!.tool_calls![0], id: expect.stringMatching(/^[A-Za-z0-9_-]{1,40}$/) });
+    expect(messages[2]).toEqual({ ...history[2], tool_call_id: call.id });
+    expect(Object.getPrototypeOf(messages[1])).toBe(Object.prototype);
+    expect(repairs.map((r) => [r.kind, r.action])).toEqual([["I", "rewritten"], ["I", "rewritten"]]);
+  });
+
   it("treats a ChatMessage-style { type: 'generic', role } by its role", () => {
     const { messages } = repairMessages([
       { type: "generic", role: "user", content: "a", id: "u1" },

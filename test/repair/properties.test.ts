@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findTailStart, isSyntheticMessage, repairMessages, type TailMode } from "../../src/index.js";
 import { anyHistory, cleanHistory, cleanRequestHistory } from "../support/arbitraries.js";
-import { rejectingProviders } from "../support/provider-rules.js";
+import { providerError, rejectingProviders, WIRE_PROFILES } from "../support/provider-rules.js";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 500) };
 const nextTurn = new HumanMessage({ id: "next", content: "next question" });
@@ -30,6 +30,21 @@ describe("repairMessages invariants", () => {
         const last = messages.at(-1) as BaseMessage | undefined;
         if (last !== undefined && isSyntheticMessage(last)) expect(last.type).toBe("tool");
         if (history.at(-1)?.type === "human") expect(last).toBe(history.at(-1));
+      }),
+      RUNS,
+    );
+  });
+
+  it("does no harm: what a provider accepted is still accepted, and what every provider accepted is left as is", () => {
+    fc.assert(
+      fc.property(anyHistory, fc.constantFrom<TailMode>("repair", "preserve"), (history, tail) => {
+        const before = [...history, nextTurn];
+        const { messages, repairs } = repairMessages(history, { tail });
+        const after = [...(messages as BaseMessage[]), nextTurn];
+        const acceptedBefore = WIRE_PROFILES.filter((p) => providerError(p, before) === undefined);
+        for (const profile of acceptedBefore) expect(providerError(profile, after), profile).toBeUndefined();
+        // Parallel results in another order than the calls are accepted, and only put in call order (E).
+        if (acceptedBefore.length === WIRE_PROFILES.length) expect(repairs.filter((r) => r.kind !== "E")).toEqual([]);
       }),
       RUNS,
     );
@@ -62,18 +77,21 @@ describe("repairMessages invariants", () => {
     );
   });
 
-  it("keeps every message it does not report removed, each once, and only moves tool results", () => {
+  it("keeps every message it does not report removed or rewritten, each once, and only moves tool results", () => {
     fc.assert(
       fc.property(anyHistory, fc.constantFrom<TailMode>("repair", "preserve", "request"), (history, tail) => {
         const { messages, repairs } = repairMessages(history, { tail });
         const removed = new Set(repairs.filter((r) => r.action === "removed").map((r) => r.message));
+        const copies = new Map(repairs.filter((r) => r.action === "rewritten").map((r) => [r.message, r.original]));
+        // A rewritten copy stands where its original was: read the output with originals put back.
+        const restored = messages.map((m) => copies.get(m) ?? m);
         const kept = history.filter((m) => !removed.has(m));
-        const originals = messages.filter((m) => history.includes(m as BaseMessage));
+        const originals = restored.filter((m) => history.includes(m as BaseMessage));
         expect(new Set(originals).size).toBe(originals.length);
         expect(new Set(originals)).toEqual(new Set(kept));
         const notTools = (list: readonly unknown[]) => list.filter((m) => (m as BaseMessage).type !== "tool");
         expect(notTools(originals)).toEqual(notTools(kept));
-        const inserted = messages.filter((m) => !history.includes(m as BaseMessage));
+        const inserted = messages.filter((m) => !history.includes(m as BaseMessage) && !copies.has(m));
         expect(inserted.every(isSyntheticMessage)).toBe(true);
       }),
       RUNS,
@@ -84,10 +102,12 @@ describe("repairMessages invariants", () => {
     fc.assert(
       fc.property(anyHistory, fc.constantFrom<TailMode>("repair", "request"), (history, tail) => {
         const { messages, repairs } = repairMessages(history, { tail });
+        const copyAt = new Map(repairs.filter((r) => r.action === "rewritten").map((r) => [r.index, r.original]));
         for (const r of repairs) {
           if (r.action === "removed") expect(history[r.index]).toBe(r.message);
+          else if (r.action === "moved") expect(copyAt.get(r.index) ?? messages[r.index]).toBe(r.message);
           else expect(messages[r.index]).toBe(r.message);
-          if (r.action === "moved") expect(history[r.from!]).toBe(r.message);
+          if (r.action === "moved" || r.action === "rewritten") expect(history[r.from!]).toBe(r.original ?? r.message);
         }
         expect(repairs.length === 0).toBe(messages === history);
       }),

@@ -1,28 +1,84 @@
-/** fast-check generators of chat histories, broken and clean. */
+/** fast-check generators of chat histories, broken and clean, in the shapes the integrations store. */
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
+import { anthropicTurn, geminiTurn, openAiTurn, responsesTurn } from "./messages.js";
+
+/** How a turn's calls are stored: LangChain's plain shape or an integration's (see `messages.ts`). */
+type Format = "plain" | "openai" | "anthropic" | "responses" | "gemini";
+/** What ids the calls get: fresh, one reused across turns, or ids some provider rejects. */
+type IdKind = "fresh" | "reused" | "empty" | "blank" | "long" | "dotted";
 
 type Op =
   | { t: "human" }
-  | { t: "reply" }
-  | { t: "empty" }
-  | { t: "calls"; n: number; invalid: boolean; reuse: boolean }
+  | { t: "reply"; thinking: boolean }
+  | { t: "empty"; content: "" | " \n" | "[]" }
+  | { t: "calls"; n: number; invalid: number; format: Format; ids: IdKind }
   | { t: "result"; pick: number }
   | { t: "orphan" };
 
+const FORMATS: Format[] = ["plain", "openai", "anthropic", "responses", "gemini"];
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.constant({ t: "human" } as Op) },
-  { weight: 3, arbitrary: fc.constant({ t: "reply" } as Op) },
-  { weight: 1, arbitrary: fc.constant({ t: "empty" } as Op) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant("calls" as const), n: fc.integer({ min: 1, max: 3 }), invalid: fc.boolean(), reuse: fc.boolean() }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant("reply" as const), thinking: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant("empty" as const), content: fc.constantFrom("" as const, " \n" as const, "[]" as const) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant("calls" as const),
+      n: fc.integer({ min: 1, max: 3 }),
+      invalid: fc.integer({ min: 0, max: 3 }),
+      format: fc.constantFrom(...FORMATS),
+      ids: fc.constantFrom<IdKind>("fresh", "fresh", "fresh", "reused", "empty", "blank", "long", "dotted"),
+    }),
+  },
   { weight: 5, arbitrary: fc.record({ t: fc.constant("result" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.constant({ t: "orphan" } as Op) },
 );
 
+const callId = (kind: IdKind, n: number, k: number): string => {
+  switch (kind) {
+    case "fresh":
+      return `c${n}`;
+    case "reused":
+      return `call_${k}`;
+    case "empty":
+      return "";
+    case "blank":
+      return "  ";
+    case "long":
+      return `chatcmpl-tool-${"0123456789abcdef".repeat(2)}${n}`;
+    case "dotted":
+      return `call.${n}`;
+  }
+};
+
+/** A turn of `valid` calls and `invalid` ones (truncated arguments), stored as `format` stores it. */
+function callTurn(id: string, format: Format, valid: string[], invalid: string[]): AIMessage {
+  switch (format) {
+    case "openai":
+      return openAiTurn(id, valid, invalid);
+    case "anthropic":
+      return anthropicTurn(id, valid, invalid);
+    case "responses":
+      return responsesTurn(id, valid, invalid);
+    case "gemini":
+      return geminiTurn(id, [...valid, ...invalid]);
+    case "plain":
+      return new AIMessage({
+        id,
+        content: "",
+        tool_calls: valid.map((c) => ({ id: c, name: `tool_${c}`, args: {}, type: "tool_call" as const })),
+        invalid_tool_calls: invalid.map((c) => ({ id: c, name: `tool_${c}`, args: "{", error: "bad json", type: "invalid_tool_call" as const })),
+      });
+  }
+}
+
 /**
- * Any history: turns in any order, tool calls (some invalid, some reusing ids
- * across turns like some providers do) answered late, twice, out of order or
- * not at all, orphan results, empty replies, an optional leading system prompt.
+ * Any history: turns in any order; tool calls stored as each integration stores them (content
+ * `tool_use` blocks with signed thinking, `additional_kwargs.tool_calls`, Responses output items with
+ * reasoning, Gemini signature maps), some invalid, with fresh, reused, empty, blank, long or malformed
+ * ids; results late, twice, out of order or missing; orphan results; empty replies; thinking replies;
+ * an optional leading system prompt.
  */
 export const anyHistory: fc.Arbitrary<BaseMessage[]> = fc
   .tuple(fc.boolean(), fc.array(op, { maxLength: 30 }))
@@ -37,24 +93,24 @@ export const anyHistory: fc.Arbitrary<BaseMessage[]> = fc
           out.push(new HumanMessage({ id, content: `question ${i}` }));
           break;
         case "reply":
-          out.push(new AIMessage({ id, content: `answer ${i}` }));
-          break;
-        case "empty":
-          out.push(new AIMessage({ id, content: "" }));
-          break;
-        case "calls": {
-          const ids = Array.from({ length: o.n }, (_, k) => (o.reuse ? `call_${k}` : `c${fresh++}`));
-          declared.push(...ids);
-          const [first, ...rest] = ids;
-          const asCalls = (list: string[]) => list.map((c) => ({ id: c, name: `tool_${c}`, args: {}, type: "tool_call" as const }));
           out.push(
             new AIMessage({
               id,
-              content: "",
-              tool_calls: asCalls(o.invalid ? [first!] : ids),
-              invalid_tool_calls: o.invalid ? rest.map((c) => ({ id: c, name: `tool_${c}`, args: "{", error: "bad json", type: "invalid_tool_call" as const })) : [],
+              content: o.thinking ? [{ type: "thinking", thinking: "hmm", signature: `sig${i}` }, { type: "text", text: `answer ${i}` }] : `answer ${i}`,
             }),
           );
+          break;
+        case "empty":
+          out.push(new AIMessage({ id, content: o.content === "[]" ? [] : o.content }));
+          break;
+        case "calls": {
+          // ChatAnthropic, the Responses API and Gemini always give ids of their own; empty, blank and
+          // malformed ids come from OpenAI-compatible servers and hand-built messages.
+          const kind = (o.format === "plain" || o.format === "openai") && o.ids !== "reused" ? o.ids : o.ids === "reused" ? "reused" : "fresh";
+          const ids = Array.from({ length: o.n }, (_, k) => callId(kind, fresh++, k));
+          const invalid = Math.min(o.invalid, o.n);
+          declared.push(...ids);
+          out.push(callTurn(id, o.format, ids.slice(0, o.n - invalid), ids.slice(o.n - invalid)));
           break;
         }
         case "result":
@@ -69,20 +125,25 @@ export const anyHistory: fc.Arbitrary<BaseMessage[]> = fc
     return out;
   });
 
-/** A well-formed history that ends with a finished turn: every call answered in order, every turn closed. */
+/**
+ * A well-formed history that ends with a finished turn: every call answered in order, every turn
+ * closed, valid unique ids; calls stored in every integration's shape, ChatOpenAI turns with an
+ * invalid call next to valid ones (which no converter sends), thinking replies.
+ */
 export const cleanHistory: fc.Arbitrary<BaseMessage[]> = fc
-  .array(fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 3 }), { maxLength: 8 })
+  .array(fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.constantFrom(...FORMATS), fc.boolean()), { maxLength: 3 }), { maxLength: 8 })
   .map((turns) => {
     const out: BaseMessage[] = [new SystemMessage({ id: "sys", content: "system prompt" })];
     let n = 0;
     turns.forEach((steps, t) => {
       out.push(new HumanMessage({ id: `h${t}`, content: `question ${t}` }));
-      for (const callCount of steps.filter((c) => c > 0)) {
+      for (const [callCount, format, withInvalid] of steps.filter(([c]) => c > 0)) {
         const ids = Array.from({ length: callCount }, () => `c${n++}`);
-        out.push(new AIMessage({ id: `a${n}`, content: "", tool_calls: ids.map((id) => ({ id, name: "t", args: {}, type: "tool_call" as const })) }));
+        const invalid = format === "openai" && withInvalid ? [`c${n++}`] : [];
+        out.push(callTurn(`a${n}`, format, ids, invalid));
         for (const id of ids) out.push(new ToolMessage({ id: `r${id}`, content: "ok", tool_call_id: id }));
       }
-      out.push(new AIMessage({ id: `f${t}`, content: `answer ${t}` }));
+      out.push(new AIMessage({ id: `f${t}`, content: [{ type: "thinking", thinking: "done", signature: `s${t}` }, { type: "text", text: `answer ${t}` }] }));
     });
     return out;
   });

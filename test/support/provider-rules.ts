@@ -7,18 +7,62 @@ import type { BaseMessage } from "@langchain/core/messages";
 
 export type ProviderProfile = "anthropic" | "openai" | "bedrock" | "gemini" | "mistral";
 export const PROVIDER_PROFILES: readonly ProviderProfile[] = ["anthropic", "openai", "bedrock", "gemini", "mistral"];
+/** The profiles above, plus ChatOpenAI on the Responses API (`useResponsesApi`), which sends calls from elsewhere. */
+export type WireProfile = ProviderProfile | "openai-responses";
+export const WIRE_PROFILES: readonly WireProfile[] = [...PROVIDER_PROFILES, "openai-responses"];
 
 type Role = "human" | "ai" | "tool" | "system" | "other";
 const role = (m: BaseMessage): Role => {
   const t = m.type as string;
   return t === "human" || t === "ai" || t === "tool" || t === "system" ? t : "other";
 };
-const callIds = (m: BaseMessage): string[] =>
-  role(m) === "ai"
-    ? [...((m as { tool_calls?: { id?: string }[] }).tool_calls ?? []), ...((m as { invalid_tool_calls?: { id?: string }[] }).invalid_tool_calls ?? [])]
-        .map((c) => c.id)
-        .filter((id): id is string => !!id)
-    : [];
+type Loose = Record<string, unknown>;
+const list = (value: unknown): Loose[] => (Array.isArray(value) ? value.filter((v) => typeof v === "object" && v !== null) : []);
+const idOf = (item: Loose) => String(item.call_id ?? item.id ?? "");
+const toolCallIds = (m: BaseMessage) => list((m as unknown as Loose).tool_calls).map(idOf);
+const contentCalls = (m: BaseMessage, types: string[]) => list(m.content).filter((b) => types.includes(String(b.type)));
+
+/**
+ * The ids of the calls an AIMessage puts on the wire, as each LangChain converter builds the request
+ * (`invalid_tool_calls` is read by none of them):
+ * - anthropic: `_convertMessagesToAnthropicPayload` sends the content's `tool_use` blocks, then the
+ *   `tool_calls` missing from them; with string content, `tool_calls` only;
+ * - openai: `convertMessagesToCompletionsMessageParams` sends `tool_calls`, or when it is empty
+ *   `additional_kwargs.tool_calls`;
+ * - openai-responses: `convertMessagesToResponsesInput` replays `response_metadata.output` as stored
+ *   when every item is typed (its `function_call` items), else as openai;
+ * - gemini: `convertMessageContentToParts` sends content `tool_use`/`tool_call` blocks and `tool_calls`;
+ * - bedrock: `convertAIMessageToConverseMessage` sends `tool_calls` only;
+ * - mistral: `convertMessagesToMistralMessages` sends `tool_calls` (it also drops calls no ToolMessage
+ *   answers anywhere, which this model does not: it stays as strict as the API).
+ */
+export function sentCallIds(profile: WireProfile, m: BaseMessage): string[] {
+  if (role(m) !== "ai") return [];
+  const calls = toolCallIds(m);
+  const kwargsCalls = () => list((m.additional_kwargs as Loose | undefined)?.tool_calls).map(idOf);
+  switch (profile) {
+    case "anthropic": {
+      if (typeof m.content === "string") return calls;
+      const blocks = contentCalls(m, ["tool_use"]).map(idOf);
+      return [...blocks, ...calls.filter((id) => !blocks.includes(id))];
+    }
+    case "openai":
+      return calls.length > 0 ? calls : kwargsCalls();
+    case "openai-responses": {
+      const output = (m.response_metadata as Loose | undefined)?.output;
+      if (Array.isArray(output) && output.length > 0 && output.every((item) => typeof item?.type === "string")) {
+        return list(output).filter((item) => item.type === "function_call" || item.type === "custom_tool_call").map(idOf);
+      }
+      return calls.length > 0 ? calls : kwargsCalls();
+    }
+    case "gemini":
+      return [...contentCalls(m, ["tool_use", "tool_call"]).map(idOf), ...calls];
+    case "bedrock":
+    case "mistral":
+      return calls;
+  }
+}
+
 const resultId = (m: BaseMessage) => (m as { tool_call_id?: string }).tool_call_id;
 // Anthropic: "text content blocks must be non-empty"; a message of only such blocks has no content.
 const isEmpty = (m: BaseMessage) =>
@@ -38,11 +82,17 @@ function systemOnlyFirst(messages: readonly BaseMessage[]): string | undefined {
   return index > 0 ? "System messages are only permitted as the first passed message." : undefined;
 }
 
-function pairing(messages: readonly BaseMessage[], unanswered: (i: number, ids: string[]) => string, orphan: (i: number) => string, duplicate: (id: string) => string): string | undefined {
+function pairing(
+  profile: WireProfile,
+  messages: readonly BaseMessage[],
+  unanswered: (i: number, ids: string[]) => string,
+  orphan: (i: number) => string,
+  duplicate: (id: string) => string,
+): string | undefined {
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
     if (role(m) === "ai") {
-      const calls = callIds(m);
+      const calls = sentCallIds(profile, m);
       if (calls.length === 0) continue;
       const results = followingResults(messages, i);
       const seen = new Set<string>();
@@ -61,10 +111,47 @@ function pairing(messages: readonly BaseMessage[], unanswered: (i: number, ids: 
   return undefined;
 }
 
-function emptyContent(messages: readonly BaseMessage[]): string | undefined {
-  const i = messages.findIndex((m) => isEmpty(m) && !(role(m) === "ai" && callIds(m).length > 0));
+function emptyContent(profile: WireProfile, messages: readonly BaseMessage[]): string | undefined {
+  const i = messages.findIndex((m) => isEmpty(m) && !(role(m) === "ai" && sentCallIds(profile, m).length > 0));
   return i >= 0 ? `messages.${i}: all messages must have non-empty content except for the optional final assistant message` : undefined;
 }
+
+/** The first sent call id that `check` rejects (with the ids sent before it), as `error(id, i)`. */
+function callIdRule(
+  profile: WireProfile,
+  messages: readonly BaseMessage[],
+  check: (id: string, earlier: Set<string>) => string | undefined,
+): string | undefined {
+  const earlier = new Set<string>();
+  for (const m of messages) {
+    for (const id of sentCallIds(profile, m)) {
+      const error = check(id, earlier);
+      if (error) return error;
+      earlier.add(id);
+    }
+  }
+  return undefined;
+}
+
+// Anthropic Messages API: `tool_use.id` must match ^[a-zA-Z0-9_-]+$ and be unique in the request.
+const anthropicIds = (id: string, earlier: Set<string>) =>
+  !/^[a-zA-Z0-9_-]+$/.test(id)
+    ? "tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"
+    : earlier.has(id)
+      ? "`tool_use` ids must be unique"
+      : undefined;
+// OpenAI Chat Completions request schema: `tool_calls[].id` is a string of 1 to 40 characters.
+const openAiIds = (id: string) =>
+  id === ""
+    ? "Invalid 'tool_calls[].id': empty string. Expected a string with minimum length 1, but got an empty string instead."
+    : id.length > 40
+      ? `Invalid 'tool_calls[].id': string too long. Expected a string with maximum length 40, but got a string with length ${id.length} instead.`
+      : undefined;
+// OpenAI Responses API: `call_id` of a function_call item must be non-empty.
+const responsesIds = (id: string) => (id === "" ? "Invalid 'input[].call_id': empty string." : undefined);
+// Bedrock Converse: `toolUse.toolUseId` must satisfy [a-zA-Z0-9_-]+ (at most 64 characters).
+const bedrockIds = (id: string) =>
+  /^[a-zA-Z0-9_-]{1,64}$/.test(id) ? undefined : `Value '${id}' at 'toolUse.toolUseId' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`;
 
 /** Roles as the provider's API sees them after the LangChain adapter: tool results are sent as user turns. */
 function consecutiveTurns(messages: readonly BaseMessage[], mapTool: "user" | "tool"): Array<[string, string, number]> {
@@ -80,24 +167,39 @@ function consecutiveTurns(messages: readonly BaseMessage[], mapTool: "user" | "t
   return turns;
 }
 
-const RULES: Record<ProviderProfile, (messages: readonly BaseMessage[]) => string | undefined> = {
+const RULES: Record<WireProfile, (messages: readonly BaseMessage[]) => string | undefined> = {
   anthropic: (messages) =>
     systemOnlyFirst(messages) ??
+    callIdRule("anthropic", messages, anthropicIds) ??
     pairing(
+      "anthropic",
       messages,
       (i, ids) => `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${ids.join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
       (i) => `messages.${i}.content.0: unexpected \`tool_use_id\` found in \`tool_result\` blocks. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
       (id) => `messages: duplicate \`tool_result\` for \`tool_use_id\` ${id}`,
     ) ??
-    emptyContent(messages),
+    emptyContent("anthropic", messages),
   openai: (messages) =>
+    callIdRule("openai", messages, openAiIds) ??
     pairing(
+      "openai",
       messages,
       (_i, ids) => `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${ids.join(", ")}`,
       (i) => `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'. (messages.[${i}].role)`,
       (id) => `Duplicate value for 'tool_call_id' of ${id} in message[0]`,
     ) ??
-    emptyContent(messages),
+    emptyContent("openai", messages),
+  // Responses API: every function_call needs its function_call_output, and every output its call.
+  "openai-responses": (messages) =>
+    callIdRule("openai-responses", messages, responsesIds) ??
+    pairing(
+      "openai-responses",
+      messages,
+      (_i, ids) => `No tool output found for function call ${ids[0]}.`,
+      (i) => `No tool call found for function call output with call_id ${String((messages[i] as unknown as Loose).tool_call_id)}.`,
+      (id) => `Duplicate function_call_output for call_id ${id}.`,
+    ) ??
+    emptyContent("openai-responses", messages),
   bedrock: (messages) => {
     // The adapter merges consecutive ToolMessages into one user turn; any other repeated user turn is
     // rejected. (Two assistant turns in a row are out of scope: the sanitizer does not merge them.)
@@ -108,45 +210,48 @@ const RULES: Record<ProviderProfile, (messages: readonly BaseMessage[]) => strin
       return "A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.";
     }
     return (
+      callIdRule("bedrock", messages, bedrockIds) ??
       pairing(
+        "bedrock",
         messages,
         (i, ids) => `Expected toolResult blocks at messages.${i + 1}.content for the following Ids: ${ids.join(", ")}`,
         (i) => `The number of toolResult blocks at messages.${i}.content exceeds the number of toolUse blocks of previous turn.`,
         (id) => `Duplicate toolResult for toolUseId ${id}`,
-      ) ?? emptyContent(messages)
+      ) ?? emptyContent("bedrock", messages)
     );
   },
   gemini: (messages) => {
     const gemini = "Please ensure that function response turn comes immediately after a function call turn.";
     return (
       systemOnlyFirst(messages) ??
-      pairing(messages, () => gemini, () => gemini, () => gemini) ??
+      pairing("gemini", messages, () => gemini, () => gemini, () => gemini) ??
       (consecutiveTurns(messages, "tool").some(([a, b]) => a === "user" && b === "user")
         ? "Please ensure that multiturn requests alternate between user and model."
         : undefined) ??
-      emptyContent(messages)
+      emptyContent("gemini", messages)
     );
   },
   mistral: (messages) =>
     pairing(
+      "mistral",
       messages,
       () => "Not the same number of function calls and responses",
       () => "Unexpected role 'tool' after role 'assistant'",
       () => "Not the same number of function calls and responses",
     ) ??
     (consecutiveTurns(messages, "tool").some(([a, b]) => a === "tool" && b === "user") ? "Unexpected role 'user' after role 'tool'" : undefined) ??
-    emptyContent(messages),
+    emptyContent("mistral", messages),
 };
 
 /** The error `profile` would return for `messages`, or undefined when it accepts them. */
-export function providerError(profile: ProviderProfile, messages: readonly BaseMessage[]): string | undefined {
+export function providerError(profile: WireProfile, messages: readonly BaseMessage[]): string | undefined {
   return RULES[profile](messages);
 }
 
-/** The profiles that reject `messages`, with their errors. */
-export function rejectingProviders(messages: readonly BaseMessage[]): Partial<Record<ProviderProfile, string>> {
-  const out: Partial<Record<ProviderProfile, string>> = {};
-  for (const p of PROVIDER_PROFILES) {
+/** The profiles (every wire profile) that reject `messages`, with their errors. */
+export function rejectingProviders(messages: readonly BaseMessage[]): Partial<Record<WireProfile, string>> {
+  const out: Partial<Record<WireProfile, string>> = {};
+  for (const p of WIRE_PROFILES) {
     const error = providerError(p, messages);
     if (error) out[p] = error;
   }

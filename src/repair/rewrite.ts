@@ -1,0 +1,103 @@
+import { AIMessage, ToolMessage } from "@langchain/core/messages";
+import { itemCallId, rawCallId, type ToolCallRef } from "../messages/message-view.js";
+
+type Loose = Record<string, unknown>;
+
+/** Whether `message` is a `@langchain/core` message instance (then copies are too), not a plain object. */
+const isInstance = (message: Loose) => typeof message._getType === "function" || typeof message.getType === "function";
+
+/** `fields` without its undefined entries, so a copy serializes like the stored message. */
+function defined<T extends Loose>(fields: T): T {
+  for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
+  return fields;
+}
+
+/** Arguments as a `tool_calls` entry holds them: an object; unparsable (truncated) JSON becomes `{}`. */
+function argsObject(args: unknown): Record<string, unknown> {
+  if (typeof args === "string") {
+    try {
+      args = JSON.parse(args);
+    } catch {
+      return {};
+    }
+  }
+  return typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+}
+
+/** `record` with its keys renamed by `rename`, or `record` itself when none is. */
+function renameKeys(record: unknown, rename: ReadonlyMap<string, string>): unknown {
+  if (typeof record !== "object" || record === null || Array.isArray(record)) return record;
+  if (!Object.keys(record).some((k) => rename.has(k))) return record;
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [rename.get(k) ?? k, v]));
+}
+
+/** `items` with the ids of the calls among them (`isCall`) that `rename` maps replaced, in `call_id` or `id`. */
+function renameItems(items: unknown, rename: ReadonlyMap<string, string>, isCall: (item: Loose) => boolean): unknown {
+  if (!Array.isArray(items) || rename.size === 0) return items;
+  return items.map((item: Loose) => {
+    if (typeof item !== "object" || item === null || !isCall(item)) return item;
+    const next = rename.get(itemCallId(item));
+    if (next === undefined) return item;
+    return typeof item.call_id === "string" ? { ...item, call_id: next } : { ...item, id: next };
+  });
+}
+
+const isCallBlock = (b: Loose) => b.type === "tool_use" || b.type === "tool_call" || b.type === "function_call";
+const isOutputCall = (b: Loose) => b.type === "function_call" || b.type === "custom_tool_call";
+const isRawCall = () => true;
+
+/** The Gemini and OpenAI Responses maps keyed by call id, which must follow a renamed call. */
+const KEYED_BY_CALL_ID = ["__gemini_function_call_thought_signatures__", "__openai_function_call_ids__"];
+
+/**
+ * A copy of an AIMessage that puts exactly `calls` on the wire under `ids`: every call in
+ * `tool_calls` (a call read from elsewhere is added with its arguments as an object, `{}` when
+ * they were truncated, and leaves `invalid_tool_calls`), and each renamed id changed wherever the
+ * message holds it (content blocks, `additional_kwargs.tool_calls`, Responses output items, the
+ * Gemini thought-signature map), so thinking blocks, reasoning items and signatures go out as before.
+ */
+export function rewriteCalls(ai: unknown, calls: readonly ToolCallRef[], ids: readonly string[]): unknown {
+  const m = ai as Loose;
+  const kept = new Set(calls.filter((c, k) => c.id === ids[k]).map((c) => c.id));
+  const rename = new Map<string, string>();
+  calls.forEach((c, k) => {
+    if (c.id !== ids[k] && c.id !== "" && !kept.has(c.id) && !rename.has(c.id)) rename.set(c.id, ids[k]!);
+  });
+  const promoted = new Set(calls.filter((c) => c.invalid && c.id !== "").map((c) => c.id));
+  const toolCalls = calls.map((c, k) => {
+    if (c.invalid) return { id: ids[k], name: c.name, args: argsObject(c.args), type: "tool_call" };
+    return c.id === ids[k] ? c.entry : { ...c.entry, id: ids[k] };
+  });
+  let kwargs = m.additional_kwargs as Loose | undefined;
+  if (kwargs && rename.size > 0) {
+    kwargs = { ...kwargs, tool_calls: renameItems(kwargs.tool_calls, rename, isRawCall) };
+    if (kwargs.tool_calls === undefined) delete kwargs.tool_calls;
+    for (const key of KEYED_BY_CALL_ID) if (key in kwargs) kwargs[key] = renameKeys(kwargs[key], rename);
+  }
+  let metadata = m.response_metadata as Loose | undefined;
+  if (metadata && Array.isArray(metadata.output) && rename.size > 0) {
+    metadata = { ...metadata, output: renameItems(metadata.output, rename, isOutputCall) };
+  }
+  const fields = {
+    content: renameItems(m.content, rename, isCallBlock),
+    additional_kwargs: kwargs,
+    response_metadata: metadata,
+    tool_calls: toolCalls,
+    // An invalid call now in tool_calls leaves invalid_tool_calls; one that no integration sends stays there.
+    invalid_tool_calls: Array.isArray(m.invalid_tool_calls)
+      ? m.invalid_tool_calls.filter((c) => !promoted.has(rawCallId(c)))
+      : m.invalid_tool_calls,
+  };
+  if (!isInstance(m)) return defined({ ...m, ...fields });
+  const { id, name, usage_metadata } = m;
+  return new AIMessage(defined({ ...fields, id, name, usage_metadata }) as ConstructorParameters<typeof AIMessage>[0]);
+}
+
+/** A copy of a ToolMessage answering `id` instead. */
+export function rewriteResultId(result: unknown, id: string): unknown {
+  const m = result as Loose;
+  if (!isInstance(m)) return { ...m, tool_call_id: id };
+  const { content, name, status, artifact, additional_kwargs, response_metadata } = m;
+  const fields = { id: m.id, content, name, status, artifact, additional_kwargs, response_metadata, tool_call_id: id };
+  return new ToolMessage(defined(fields) as ConstructorParameters<typeof ToolMessage>[0]);
+}

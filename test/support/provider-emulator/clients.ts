@@ -1,0 +1,61 @@
+/** The real LangChain provider clients, each pointed at the emulator with dummy keys and no retries. */
+import { ChatAnthropic } from "@langchain/anthropic";
+import { ChatBedrockConverse } from "@langchain/aws";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { ChatGoogleGenerativeAI } from "@langchain/google-genai";
+import { ChatMistralAI } from "@langchain/mistralai";
+import { ChatOpenAI } from "@langchain/openai";
+import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
+import { NodeHttpHandler } from "@smithy/node-http-handler";
+
+/** Each client, and ChatOpenAI a second time on the Responses API. Names match the emulator's modules. */
+export const CLIENTS = ["anthropic", "openai", "openai-responses", "gemini", "bedrock", "mistral"] as const;
+export type Client = (typeof CLIENTS)[number];
+
+const apiKey = "test-key";
+const region = "us-east-1";
+const credentials = { accessKeyId: "test", secretAccessKey: "test" };
+
+/** The `client` chat model, talking to the emulator at `url`. */
+export function chatModel(client: Client, url: string): BaseChatModel {
+  switch (client) {
+    case "anthropic":
+      return new ChatAnthropic({
+        model: "claude-sonnet-4-5",
+        apiKey,
+        anthropicApiUrl: `${url}/anthropic`,
+        maxRetries: 0,
+      });
+    case "openai":
+    case "openai-responses":
+      return new ChatOpenAI({
+        model: client === "openai" ? "gpt-4o-mini" : "gpt-5-mini",
+        apiKey,
+        configuration: { baseURL: `${url}/openai/v1` },
+        useResponsesApi: client === "openai-responses",
+        // As chat apps configure it; this path estimates token usage with tiktoken (stubbed by the network guard).
+        // (An explicit `streaming: false` would turn token streaming off even under streamMode "messages".)
+        ...(client === "openai" ? { streaming: true } : {}),
+        maxRetries: 0,
+      });
+    case "gemini":
+      return new ChatGoogleGenerativeAI({ model: "gemini-2.5-flash", apiKey, baseUrl: `${url}/gemini`, maxRetries: 0 });
+    case "bedrock":
+      // ChatBedrockConverse's own endpoint option forces https: hand it a client bound to the emulator.
+      return new ChatBedrockConverse({
+        model: "anthropic.claude-sonnet-4-5-v1:0",
+        region,
+        credentials,
+        client: new BedrockRuntimeClient({
+          region,
+          credentials,
+          endpoint: url,
+          requestHandler: new NodeHttpHandler(),
+          maxAttempts: 1,
+        }),
+        maxRetries: 0,
+      });
+    case "mistral":
+      return new ChatMistralAI({ model: "mistral-large-latest", apiKey, serverURL: `${url}/mistral`, maxRetries: 0 });
+  }
+}

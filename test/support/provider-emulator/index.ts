@@ -1,0 +1,20 @@
+/**
+ * A local stand-in for the five providers' HTTP APIs, for tests that drive the real LangChain
+ * clients: it answers from a script and rejects what each provider's history rules reject, with
+ * the provider's status and error text.
+ */
+import { anthropic } from "./anthropic.js";
+import { bedrock } from "./bedrock.js";
+import { gemini } from "./gemini.js";
+import { mistral } from "./mistral.js";
+import { openAiChat } from "./openai-chat.js";
+import { openAiResponses } from "./openai-responses.js";
+import { ProviderEmulator } from "./server.js";
+
+export { CLIENTS, chatModel, type Client } from "./clients.js";
+export type { LastTurn, Script, ScriptedCall, ScriptedReply } from "./script.js";
+export type { ProviderEmulator, RecordedRequest } from "./server.js";
+
+/** Starts an emulator of every provider API on 127.0.0.1 (a free port). Close it after the tests. */
+export const startEmulator = () =>
+  ProviderEmulator.start([openAiChat, openAiResponses, anthropic, gemini, bedrock, mistral]);

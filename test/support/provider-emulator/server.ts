@@ -1,0 +1,119 @@
+/**
+ * The emulator's core: one `node:http` server on 127.0.0.1 (port 0) that routes each request to the
+ * provider module serving its path, rejects a history that breaks that provider's rules, and
+ * otherwise answers from the test's script, as one JSON body or as a stream of frames.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { guardNetwork } from "./network-guard.js";
+import type { LastTurn, Rejection, Script, ScriptedReply } from "./script.js";
+
+/** A streamed reply: the frames to write, and how many of them go out before a `hang`. */
+export interface StreamedReply {
+  contentType: string;
+  frames: Array<string | Uint8Array>;
+  /** Frames written before the emulator holds the response open (through the first text chunk). */
+  beforeHang: number;
+}
+
+/** One provider API: its routes, its history rules and its wire format. */
+export interface ProviderApi {
+  readonly name: string;
+  /** Whether this module serves a POST to `path`, and whether the request asks for a stream. */
+  route(path: string, body: Record<string, unknown>): { stream: boolean } | undefined;
+  /** The provider's rejection of this request's history, if it breaks one of its rules. */
+  validate(body: Record<string, unknown>): Rejection | undefined;
+  lastTurn(body: Record<string, unknown>): LastTurn;
+  json(reply: ScriptedReply, nextId: () => number): unknown;
+  stream(reply: ScriptedReply, nextId: () => number): StreamedReply;
+}
+
+/** A request the emulator received, the status it answered and the error body it rejected it with (if any). */
+export interface RecordedRequest {
+  provider: string;
+  path: string;
+  body: Record<string, unknown>;
+  status: number;
+  rejected?: string;
+}
+
+/** One SSE frame. */
+export const sse = (data: unknown, event?: string) =>
+  `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
+
+export class ProviderEmulator {
+  /** Every request, in order. */
+  readonly requests: RecordedRequest[] = [];
+  /** Decides each reply from the last entry of the history. Tests replace it. */
+  script: Script = () => ({ text: "ok" });
+  private ids = 0;
+  private restoreNetwork: () => void = () => {};
+
+  private constructor(
+    private readonly server: Server,
+    private readonly apis: readonly ProviderApi[],
+    readonly url: string,
+  ) {}
+
+  /** Starts an emulator serving `apis` and guards the network until it is closed. */
+  static async start(apis: readonly ProviderApi[]): Promise<ProviderEmulator> {
+    let emulator: ProviderEmulator | undefined;
+    const server = createServer((req, res) => void emulator!.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    emulator = new ProviderEmulator(server, apis, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    emulator.restoreNetwork = guardNetwork();
+    return emulator;
+  }
+
+  /** The last request that reached `provider`. */
+  last(provider: string): RecordedRequest {
+    const found = this.requests.filter((r) => r.provider === provider).at(-1);
+    if (!found) throw new Error(`no request reached ${provider}`);
+    return found;
+  }
+
+  async close(): Promise<void> {
+    this.restoreNetwork();
+    // Hung streams would keep close() waiting.
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    const body = (text ? JSON.parse(text) : {}) as Record<string, unknown>;
+    const path = (req.url ?? "/").split("?")[0]!;
+    for (const api of this.apis) {
+      const route = req.method === "POST" ? api.route(path, body) : undefined;
+      if (!route) continue;
+      const record: RecordedRequest = { provider: api.name, path, body, status: 200 };
+      this.requests.push(record);
+      const rejection = api.validate(body);
+      if (rejection) {
+        record.status = rejection.status;
+        record.rejected = JSON.stringify(rejection.body);
+        res.writeHead(rejection.status, { "content-type": "application/json", ...rejection.headers });
+        res.end(JSON.stringify(rejection.body));
+        return;
+      }
+      const reply = this.script(api.lastTurn(body));
+      const nextId = () => ++this.ids;
+      if (!route.stream) {
+        if (reply.hang) return; // the client gives up when the run is cancelled
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify(api.json(reply, nextId)));
+        return;
+      }
+      const streamed = api.stream(reply, nextId);
+      res.writeHead(200, { "content-type": streamed.contentType });
+      const frames = reply.hang ? streamed.frames.slice(0, streamed.beforeHang) : streamed.frames;
+      for (const frame of frames) res.write(frame);
+      if (!reply.hang) res.end();
+      return;
+    }
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: `the emulator serves no ${req.method} ${path}` }));
+  }
+}
