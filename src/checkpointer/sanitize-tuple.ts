@@ -43,7 +43,7 @@ export function sanitizeTuple(
     if (result.repairs.length === 0) continue;
     repairedValues ??= { ...values };
     repairedValues[channel] = isDeltaSnapshot(stored) ? new DeltaSnapshot(result.messages) : result.messages;
-    if (stranded && pendingWrites) pendingWrites = withoutUsedWrites(pendingWrites, stranded, result.repairs);
+    if (stranded && pendingWrites) pendingWrites = withoutUsedWrites(pendingWrites, stranded, result.usedRecovered);
     repaired.push({ channel, repairs: result.repairs });
   }
   if (repairedValues === undefined) return { tuple, repaired };

@@ -1,7 +1,6 @@
 import { coerceMessageLikeToMessage, type BaseMessageLike } from "@langchain/core/messages";
 import type { CheckpointPendingWrite } from "@langchain/langgraph-checkpoint";
 import { isMessageLike, roleOf } from "../messages/message-view.js";
-import type { Repair } from "../repair/patterns.js";
 
 /** Tool results that finished tasks wrote to a channel, with the writes they came from. */
 export interface StrandedResults {
@@ -31,16 +30,16 @@ export function strandedResults(pendingWrites: readonly CheckpointPendingWrite[]
   return found;
 }
 
-/** `pendingWrites` without the writes whose every result the repair used (reported as pattern N). */
+/** `pendingWrites` without the writes whose every result the repair used (`used`: the messages it put in the list). */
 export function withoutUsedWrites(
   pendingWrites: CheckpointPendingWrite[],
   stranded: StrandedResults,
-  repairs: readonly Repair[],
+  used: readonly unknown[],
 ): CheckpointPendingWrite[] {
-  const used = new Set(repairs.filter((r) => r.kind === "N").map((r) => r.message));
-  if (used.size === 0) return pendingWrites;
+  if (used.length === 0) return pendingWrites;
+  const taken = new Set(used);
   return pendingWrites.filter((_, index) => {
     const messages = stranded.byWrite.get(index);
-    return messages === undefined || !messages.every((m) => used.has(m));
+    return messages === undefined || !messages.every((m) => taken.has(m));
   });
 }

@@ -9,23 +9,30 @@ import { anchorOf, placeholderToolMessage } from "./synthetic.js";
  *
  * - Pattern N: a finished result found outside the list (`recovered`, from
  *   `pendingWrites`) is used when it answers the call (as a copy under the
- *   call's new id when the call is renamed; `original` then holds the write's message).
+ *   call's new id when the call is renamed; `original` then holds the write's message),
+ *   and added to `used`.
  * - Patterns B, B2, B3: otherwise a placeholder ToolMessage with
  *   `status: "error"`; B when the turn has no real result at all, B2 when some
  *   parallel calls were answered, B3 for a call that was not in `tool_calls`
  *   (an invalid call, or one read from content blocks or stored output).
  */
-export function fillMissingResults(turn: Turn, markers: Readonly<MarkerTexts>, recovered: readonly unknown[]): void {
+export function fillMissingResults(
+  turn: Turn,
+  markers: Readonly<MarkerTexts>,
+  recovered: readonly unknown[],
+  used: unknown[],
+): void {
   const anchor = anchorOf(turn.ai, turn.index);
   turn.calls.forEach((call, slot) => {
     if (turn.results[slot] !== undefined) return;
     const found = recovered.find((m) => roleOf(m) === "tool" && rawToolCallIdOf(m) === call.id && call.id !== "");
     if (found === undefined) return;
+    used.push(found);
     const id = turn.ids[slot]!;
     turn.results[slot] =
       id === call.id
-        ? { message: found, index: -1, kind: "N" }
-        : { message: rewriteResultId(found, id), original: found, index: -1, kind: "N" };
+        ? { message: found, index: -1, code: "N" }
+        : { message: rewriteResultId(found, id), original: found, index: -1, code: "N" };
   });
   const anyAnswered = turn.results.some((r) => r !== undefined);
   turn.calls.forEach((call, slot) => {
@@ -33,7 +40,7 @@ export function fillMissingResults(turn: Turn, markers: Readonly<MarkerTexts>, r
     turn.results[slot] = {
       message: placeholderToolMessage(anchor, turn.ids[slot]!, call.name, markers.missingToolResult),
       index: -1,
-      kind: call.invalid ? "B3" : anyAnswered ? "B2" : "B",
+      code: call.invalid ? "B3" : anyAnswered ? "B2" : "B",
     };
   });
 }

@@ -28,9 +28,13 @@ export const MARKER_PRESETS: Readonly<Record<"en" | "ko", Readonly<MarkerTexts>>
 /** A preset name, or custom texts (missing keys fall back to `"en"`). */
 export type MarkerOption = keyof typeof MARKER_PRESETS | Partial<MarkerTexts>;
 
+/** Texts this module resolved: passed again (by the checkpointer, on every read), they are taken as they are. */
+const RESOLVED = new WeakSet<object>([MARKER_PRESETS.en, MARKER_PRESETS.ko]);
+
 /** Resolves a {@link MarkerOption} to a full set of texts; throws on an unknown preset or a non-string text. */
 export function resolveMarkers(option: MarkerOption | undefined): Readonly<MarkerTexts> {
   if (option === undefined) return MARKER_PRESETS.en;
+  if (typeof option === "object" && option !== null && RESOLVED.has(option)) return option as Readonly<MarkerTexts>;
   if (typeof option === "string") {
     const preset = MARKER_PRESETS[option as keyof typeof MARKER_PRESETS];
     if (!Object.hasOwn(MARKER_PRESETS, option) || preset === undefined) {
@@ -49,5 +53,7 @@ export function resolveMarkers(option: MarkerOption | undefined): Readonly<Marke
       throw new TypeError(`markers.${key} must be a non-empty string.`);
     }
   }
-  return texts;
+  const resolved = Object.freeze(texts);
+  RESOLVED.add(resolved);
+  return resolved;
 }

@@ -1,3 +1,4 @@
+import type { BaseMessage } from "@langchain/core/messages";
 import { isMessageList, roleOf, toolCallsOf } from "../messages/message-view.js";
 import { planCallIds } from "./call-ids.js";
 import { emit } from "./emit.js";
@@ -38,17 +39,22 @@ export interface RepairOptions {
   /**
    * Finished tool results held outside the list (a checkpoint's `pendingWrites`).
    * Unless the tail is preserved, they answer the last turn's unanswered calls
-   * instead of placeholders (pattern N). Used ones are reported as `N` insertions.
+   * instead of placeholders (pattern N). Used ones are listed in `usedRecovered`.
    */
   recoveredResults?: readonly unknown[];
 }
 
-/** What {@link repairMessages} returns. */
+/**
+ * What {@link repairMessages} returns. `T` is the input's message type; the messages the repair inserts are
+ * `@langchain/core` messages, whatever the input holds.
+ */
 export interface RepairResult<T = unknown> {
   /** The repaired list; the input array itself when nothing needed repair. */
-  messages: T[];
+  messages: (T | BaseMessage)[];
   /** Every change made, in order. Empty when `messages` is the input. */
   repairs: Repair[];
+  /** The entries of `recoveredResults` the repair put into the list (the objects given), so their holder can drop them. */
+  usedRecovered: unknown[];
 }
 
 const TAIL_MODES: readonly TailMode[] = ["repair", "preserve", "request"];
@@ -78,7 +84,7 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   const tail = optionOrDefault("tail", options.tail, TAIL_MODES, "repair");
   const bridgeRole = optionOrDefault("bridgeRole", options.bridgeRole, BRIDGE_ROLES, "ai");
   const markers = resolveMarkers(options.markers);
-  const unchanged = { messages: messages as unknown[], repairs: [] };
+  const unchanged = { messages: messages as unknown[], repairs: [], usedRecovered: [] };
   if (!Array.isArray(messages) || messages.length === 0) return unchanged;
 
   const tailStart = tail === "preserve" ? findTailStart(messages) : messages.length;
@@ -90,6 +96,7 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   if (isWellFormed(messages, tailStart, closeEnd) || !isMessageList(messages)) return unchanged;
 
   const repairs: Repair[] = [];
+  const usedRecovered: unknown[] = [];
   const calls = messages.map((m) => (roleOf(m) === "ai" ? toolCallsOf(m) : undefined));
   const ids = planCallIds(messages, calls, tailStart);
   const units = segment(messages, tailStart, calls, ids, repairs);
@@ -98,11 +105,11 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
     if (typeof unit === "number") continue;
     // Stranded results belong to the pending tasks of the checkpoint, so only to its last turn.
     const recovered = tail !== "preserve" && unit === last ? (options.recoveredResults ?? []) : [];
-    fillMissingResults(unit.turn, markers, recovered);
+    fillMissingResults(unit.turn, markers, recovered, usedRecovered);
   }
   const removedBefore = new Int32Array(messages.length + 1);
   const removed = new Set(repairs.map((r) => r.index));
   for (let i = 0; i < messages.length; i++) removedBefore[i + 1] = removedBefore[i]! + (removed.has(i) ? 1 : 0);
   const out = emit(units, { messages, tailStart, closeEnd, markers, bridgeRole, removedBefore }, repairs);
-  return { messages: out, repairs };
+  return { messages: out, repairs, usedRecovered };
 }
