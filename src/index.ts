@@ -4,7 +4,7 @@ export {
   type RepairResult,
   type TailMode,
 } from "./repair/repair-messages.js";
-export { PATTERNS, type PatternId, type Repair, type RepairAction } from "./repair/patterns.js";
+export { PATTERNS, type Pattern, type PatternId, type Repair, type RepairAction, type RepairKind } from "./repair/patterns.js";
 export { MARKER_PRESETS, type MarkerOption, type MarkerTexts } from "./repair/markers.js";
 export { isSyntheticMessage, SYNTHETIC_ID_PREFIX, type BridgeRole } from "./repair/synthetic.js";
 export { findTailStart } from "./repair/tail.js";

@@ -147,7 +147,7 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
     if (channels.length === 0) continue;
 
     const patterns: Partial<Record<PatternId, number>> = {};
-    for (const { repairs } of channels) for (const { kind } of repairs) patterns[kind] = (patterns[kind] ?? 0) + 1;
+    for (const { repairs } of channels) for (const { code } of repairs) patterns[code] = (patterns[code] ?? 0) + 1;
     const interrupted = hasPendingInterrupt(tuple.pendingWrites);
     const finding: ThreadFinding = {
       ...ref,
@@ -164,9 +164,9 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
       report.fixed++;
     }
     report.broken++;
-    for (const [kind, count] of Object.entries(patterns) as [PatternId, number][]) {
-      report.patterns[kind] = (report.patterns[kind] ?? 0) + count;
-      report.threadsByPattern[kind] = (report.threadsByPattern[kind] ?? 0) + 1;
+    for (const [code, count] of Object.entries(patterns) as [PatternId, number][]) {
+      report.patterns[code] = (report.patterns[code] ?? 0) + count;
+      report.threadsByPattern[code] = (report.threadsByPattern[code] ?? 0) + 1;
     }
     report.threads.push(finding);
   }

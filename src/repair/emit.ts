@@ -1,6 +1,6 @@
 import { rawToolCallIdOf, roleOf } from "../messages/message-view.js";
 import type { MarkerTexts } from "./markers.js";
-import type { PatternId, Repair } from "./patterns.js";
+import { patternOf, type PatternId, type Repair } from "./patterns.js";
 import { messageRefs } from "./report.js";
 import { rewriteCalls, rewriteResultId } from "./rewrite.js";
 import type { Turn, Unit } from "./segment.js";
@@ -22,13 +22,13 @@ export interface EmitContext {
  * Why the AIMessage of `turn` is sent as a copy: G when a call is not in `tool_calls` (or an
  * entry is not a call), I when a call's id changes. Empty when it goes out as stored.
  */
-function rewriteKinds(turn: Turn): PatternId[] {
-  const kinds: PatternId[] = [];
+function rewriteCodes(turn: Turn): PatternId[] {
+  const codes: PatternId[] = [];
   const stored = (turn.ai as { tool_calls?: unknown }).tool_calls;
   const visible = turn.calls.filter((c) => !c.invalid).length;
-  if (visible !== turn.calls.length || !Array.isArray(stored) || stored.length !== visible) kinds.push("G");
-  if (turn.calls.some((c, k) => c.id !== turn.ids[k])) kinds.push("I");
-  return kinds;
+  if (visible !== turn.calls.length || !Array.isArray(stored) || stored.length !== visible) codes.push("G");
+  if (turn.calls.some((c, k) => c.id !== turn.ids[k])) codes.push("I");
+  return codes;
 }
 
 /**
@@ -50,9 +50,11 @@ export function emit(units: readonly Unit[], ctx: EmitContext, repairs: Repair[]
     repairs.push({ ...repair, action: "inserted", index: out.length });
     out.push(repair.message);
   };
-  const rewritten = (kinds: readonly PatternId[], original: unknown, from: number, message: unknown) => {
+  const rewritten = (codes: readonly PatternId[], original: unknown, from: number, message: unknown) => {
     const refs = messageRefs(message);
-    for (const kind of kinds) repairs.push({ kind, action: "rewritten", index: out.length, from, message, original, ...refs });
+    for (const code of codes) {
+      repairs.push({ ...patternOf(code), action: "rewritten", index: out.length, from, message, original, ...refs });
+    }
   };
   const rank = (index: number) => index - ctx.removedBefore[index]!;
   let prev: TurnState = "none";
@@ -63,31 +65,31 @@ export function emit(units: readonly Unit[], ctx: EmitContext, repairs: Repair[]
       prev === "human"
         ? bridgeMessage(anchor, ctx.markers.missingReply, ctx.bridgeRole)
         : closingMessage(anchor, ctx.markers.missingReplyAfterTools);
-    insert({ kind: prev === "human" ? "A" : "C", message, ...messageRefs(message) });
+    insert({ ...patternOf(prev === "human" ? "A" : "C"), message, ...messageRefs(message) });
     prev = "ai";
   };
 
   for (const unit of units) {
     if (typeof unit !== "number") {
       const { turn } = unit;
-      const kinds = rewriteKinds(turn);
-      if (kinds.length === 0) {
+      const codes = rewriteCodes(turn);
+      if (codes.length === 0) {
         out.push(turn.ai);
       } else {
         const copy = rewriteCalls(turn.ai, turn.calls, turn.ids);
-        rewritten(kinds, turn.ai, turn.index, copy);
+        rewritten(codes, turn.ai, turn.index, copy);
         out.push(copy);
       }
       let previous = turn.index;
       turn.results.forEach((result, slot) => {
-        const { message, index, kind, original } = result!;
+        const { message, index, code, original } = result!;
         if (index < 0) {
-          insert({ kind: kind!, message, ...(original !== undefined ? { original } : {}), ...messageRefs(message) });
+          insert({ ...patternOf(code!), message, ...(original !== undefined ? { original } : {}), ...messageRefs(message) });
           return;
         }
         if (rank(index) !== rank(previous) + 1) {
           const refs = messageRefs(message);
-          repairs.push({ kind: "E", action: "moved", index: out.length, from: index, message, ...refs });
+          repairs.push({ ...patternOf("E"), action: "moved", index: out.length, from: index, message, ...refs });
         }
         previous = index;
         const id = turn.ids[slot]!;

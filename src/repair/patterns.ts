@@ -1,44 +1,62 @@
 /**
- * The broken-history patterns the sanitizer repairs, by the ids used in the
- * design brief, the tests (`test/patterns/<id>.test.ts`) and the README.
+ * The broken-history patterns the sanitizer repairs: the one place each is described. The README's table is
+ * checked against it by a test, and each pattern's test is `test/patterns/<code>.test.ts`.
  */
+
+/** A pattern's short code (the design brief's ids), as in the doctor's report and the test file names. */
 export type PatternId = "A" | "B" | "B2" | "B3" | "C" | "D" | "E" | "F" | "G" | "H" | "I" | "N";
 
-/** One line per pattern: the shape, and what the repair does about it. */
-export const PATTERNS: Readonly<Record<PatternId, { shape: string; repair: string }>> = Object.freeze({
+/** One pattern: its descriptive name (`Repair.kind`), the shape it repairs, and what the repair does. */
+export interface Pattern {
+  kind: string;
+  shape: string;
+  repair: string;
+}
+
+/** Every pattern, by code. */
+export const PATTERNS = Object.freeze({
   A: {
+    kind: "missing-reply",
     shape: "HumanMessage followed by another HumanMessage (the reply is missing)",
     repair: "insert a marker AIMessage between them",
   },
   B: {
+    kind: "unanswered-tool-calls",
     shape: "AIMessage whose tool calls have no ToolMessage at all",
     repair: "insert a placeholder ToolMessage (status error) for each call",
   },
   B2: {
+    kind: "partly-answered-tool-calls",
     shape: "AIMessage with parallel tool calls only partly answered",
     repair: "insert a placeholder ToolMessage for each unanswered call",
   },
   B3: {
+    kind: "unanswered-hidden-call",
     shape: "a call sent from outside tool_calls (typically an invalid call: truncated arguments) never answered",
     repair: "insert a placeholder ToolMessage for it, once the call is in tool_calls (pattern G)",
   },
   C: {
+    kind: "unclosed-tool-results",
     shape: "a run of ToolMessages not closed by an AIMessage before the next HumanMessage or the end",
     repair: "insert a marker AIMessage after the run",
   },
   D: {
+    kind: "orphan-tool-result",
     shape: "orphan ToolMessage: no earlier AIMessage made its call",
     repair: "remove it (it is reported whole)",
   },
   E: {
+    kind: "misplaced-tool-result",
     shape: "tool result not right after its call, or results out of call order",
     repair: "move it into place after its AIMessage, in call order",
   },
   F: {
+    kind: "duplicate-tool-result",
     shape: "two results for one tool_call_id",
     repair: "keep one (a real result over a sanitizer placeholder, else the first) and remove the other",
   },
   G: {
+    kind: "call-outside-tool-calls",
     shape:
       "AIMessage with a call some integrations send and others do not: additional_kwargs.tool_calls while " +
       "tool_calls is empty, or a content tool_use/tool_call/function_call block or a Responses output " +
@@ -46,27 +64,40 @@ export const PATTERNS: Readonly<Record<PatternId, { shape: string; repair: strin
     repair: "rewrite a copy with the call in tool_calls (truncated arguments as {}), so every integration sends it",
   },
   H: {
+    kind: "empty-reply",
     shape: "empty AIMessage: no text and no tool calls",
     repair: "remove it (reported whole); if that leaves the turn open at the end, close it with a marker (A or C)",
   },
   I: {
+    kind: "invalid-call-id",
     shape: "call id providers reject: empty, blank, not [A-Za-z0-9_-], over 40 characters, or reused by a later call",
     repair:
       "give the call and its results one deterministic replacement id (copies); of calls sharing an id the last keeps it",
   },
   N: {
+    kind: "stranded-tool-result",
     shape: "finished tool results stranded in pendingWrites while their call is unanswered",
     repair: "use the real result instead of a placeholder, and drop that pending write",
   },
-});
+} as const satisfies Record<PatternId, Pattern>);
+
+/** A pattern's descriptive name, as reported in `Repair.kind`: `"missing-reply"`, `"orphan-tool-result"`, … */
+export type RepairKind = (typeof PATTERNS)[PatternId]["kind"];
+
+/** The `kind` and `code` a {@link Repair} of pattern `code` carries. @internal */
+export function patternOf(code: PatternId): { kind: RepairKind; code: PatternId } {
+  return { kind: PATTERNS[code].kind, code };
+}
 
 /** What a repair did to the message list. */
 export type RepairAction = "inserted" | "removed" | "moved" | "rewritten";
 
 /** One change the repair made, for logs, metrics and audits. */
 export interface Repair {
-  /** The pattern this change fixes. */
-  kind: PatternId;
+  /** The pattern this change fixes, by name (`"missing-reply"`, `"unanswered-tool-calls"`, …). */
+  kind: RepairKind;
+  /** The same pattern's short code (`"A"`, `"B"`, …), as in the README's table and the doctor's report. */
+  code: PatternId;
   action: RepairAction;
   /** Position in the repaired list (`inserted`, `moved`, `rewritten`) or in the input list (`removed`). */
   index: number;

@@ -1,5 +1,5 @@
 import { rawToolCallIdOf, roleOf, type ToolCallRef } from "../messages/message-view.js";
-import type { PatternId, Repair } from "./patterns.js";
+import { patternOf, type PatternId, type Repair } from "./patterns.js";
 import { messageRefs } from "./report.js";
 import { isSyntheticMessage } from "./synthetic.js";
 import { isEmptyReply } from "./well-formed.js";
@@ -9,7 +9,7 @@ export interface ToolResult {
   message: unknown;
   index: number;
   /** For inserted results: the pattern they repair (B, B2, B3 or N). */
-  kind?: PatternId;
+  code?: PatternId;
   /** For a recovered result inserted as a copy under a new call id: the stored one. */
   original?: unknown;
 }
@@ -30,8 +30,8 @@ export interface Turn {
  */
 export type Unit = { turn: Turn } | number;
 
-function removal(kind: PatternId, message: unknown, index: number): Repair {
-  return { kind, action: "removed", index, message, ...messageRefs(message) };
+function removal(code: PatternId, message: unknown, index: number): Repair {
+  return { ...patternOf(code), action: "removed", index, message, ...messageRefs(message) };
 }
 
 /** The slots of a turn's calls, by stored id (a call without id is answered under ""). */

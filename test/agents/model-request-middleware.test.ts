@@ -66,7 +66,7 @@ describe("sanitizeMessagesMiddleware", () => {
         operation: "wrapModelCall",
         threadId: "t",
         tail: "request",
-        repairs: [expect.objectContaining({ kind: "D", action: "removed" })],
+        repairs: [expect.objectContaining({ code: "D", kind: "orphan-tool-result", action: "removed" })],
       }),
     ]);
 

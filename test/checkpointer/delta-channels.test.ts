@@ -43,7 +43,7 @@ for (const factory of saverFactories) {
       expect(events.map((e) => [e.operation, e.tail, e.channel, e.threadId, e.checkpointNs, e.checkpointId])).toEqual([
         ["getDeltaChannelHistory", "repair", "messages", "t", "", latest!.checkpoint.id],
       ]);
-      expect(events[0]!.repairs.map((r) => r.kind)).toEqual(["B", "B", "C"]);
+      expect(events[0]!.repairs.map((r) => r.code)).toEqual(["B", "B", "C"]);
       // No write, no version bump: the store reads as before.
       expect(await inner.getTuple(config)).toEqual(latest);
       expect(await inner.getDeltaChannelHistory({ config: latest!.config, channels: ["messages"] })).toEqual(

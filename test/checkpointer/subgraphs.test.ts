@@ -48,7 +48,7 @@ for (const factory of saverFactories) {
         // a persistent one reloads its own namespace, which holds the unanswered tool calls.
         expect(namespaces).toEqual(where === "persistent-subgraph" ? ["", "assistant"] : [""]);
         const sub = events.find((e) => e.checkpointNs === "assistant");
-        if (sub) expect(sub.repairs.map((r) => r.kind)).toEqual(["B", "B", "C"]);
+        if (sub) expect(sub.repairs.map((r) => r.code)).toEqual(["B", "B", "C"]);
       });
     },
   );

@@ -58,7 +58,7 @@ for (const factory of saverFactories) {
       const messages = messagesOf(await sanitizer.getTuple({ configurable: { thread_id: "cancelled" } }));
       expect(messages.map((m) => m.type)).toEqual(["human", "ai", "tool", "tool", "ai"]);
       expect(events.map((e) => [e.operation, e.tail, e.channel, e.threadId, e.checkpointNs])).toEqual([["getTuple", "repair", "messages", "cancelled", ""]]);
-      expect(events[0]!.repairs.map((r) => r.kind)).toEqual(["B", "B", "C"]);
+      expect(events[0]!.repairs.map((r) => r.code)).toEqual(["B", "B", "C"]);
     });
 
     it("getTuple, latest checkpoint written by updateState: preserves the tail", async () => {

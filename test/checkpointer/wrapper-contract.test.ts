@@ -74,7 +74,7 @@ describe("SanitizingCheckpointer as a decorator", () => {
     await seed(inner, "events", { messages: [human("h1"), human("h2")], other: [human("x"), human("y")] });
     const events: RepairEvent[] = [];
     await new SanitizingCheckpointer(inner, { onRepair: (e) => events.push(e) }).getTuple({ configurable: { thread_id: "events" } });
-    expect(events.map((e) => [e.channel, e.threadId, e.checkpointNs, e.checkpointId, e.tail, e.repairs.map((r) => r.kind)])).toEqual([
+    expect(events.map((e) => [e.channel, e.threadId, e.checkpointNs, e.checkpointId, e.tail, e.repairs.map((r) => r.code)])).toEqual([
       ["messages", "events", "", "00000000-0000-6000-8000-000000000006", "repair", ["A", "A"]],
       ["other", "events", "", "00000000-0000-6000-8000-000000000006", "repair", ["A", "A"]],
     ]);

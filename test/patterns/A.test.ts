@@ -15,7 +15,7 @@ describe("pattern A: two HumanMessages in a row", () => {
 
     expect(shape(messages)).toEqual(["human:h1", "ai:sanitizer-reply-h1", "human:h2", "ai:a2"]);
     expect(isSyntheticMessage(messages[1])).toBe(true);
-    expect(repairs).toEqual([expect.objectContaining({ kind: "A", action: "inserted", index: 1, messageId: "sanitizer-reply-h1" })]);
+    expect(repairs).toEqual([expect.objectContaining({ code: "A", kind: "missing-reply", action: "inserted", index: 1, messageId: "sanitizer-reply-h1" })]);
     expectAcceptedByAllProviders(messages);
   });
 
@@ -27,7 +27,7 @@ describe("pattern A: two HumanMessages in a row", () => {
   it("closes a trailing HumanMessage when the tail is repaired, so the next user turn is valid", () => {
     const { messages, repairs } = repairMessages([system("s"), human("h1")]);
     expect(shape(messages)).toEqual(["system:s", "human:h1", "ai:sanitizer-reply-h1"]);
-    expect(repairs.map((r) => r.kind)).toEqual(["A"]);
+    expect(repairs.map((r) => r.code)).toEqual(["A"]);
     expectAcceptedByAllProviders([...messages, human("next")]);
   });
 

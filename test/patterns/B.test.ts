@@ -22,7 +22,7 @@ describe("pattern B: tool calls with no result", () => {
       "human:h2",
       "ai:a2",
     ]);
-    expect(repairs.map((r) => [r.kind, r.toolCallId])).toEqual([["B", "c1"], ["B", "c2"], ["C", undefined]]);
+    expect(repairs.map((r) => [r.code, r.toolCallId])).toEqual([["B", "c1"], ["B", "c2"], ["C", undefined]]);
     expect(messages[2]).toMatchObject({ status: "error", name: "tool_c1", content: "[No result was recorded for this tool call.]" });
     expectAcceptedByAllProviders(messages);
   });

@@ -15,7 +15,7 @@ describe("pattern B2: parallel calls partly answered", () => {
       "tool:sanitizer-result-a1-c3>c3",
       "ai:sanitizer-after-tools-a1",
     ]);
-    expect(repairs.filter((r) => r.action === "inserted").map((r) => [r.kind, r.toolCallId ?? null])).toEqual([
+    expect(repairs.filter((r) => r.action === "inserted").map((r) => [r.code, r.toolCallId ?? null])).toEqual([
       ["B2", "c1"],
       ["B2", "c3"],
       ["C", null],

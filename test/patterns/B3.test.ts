@@ -13,8 +13,8 @@ describe("pattern B3: unanswered invalid tool call", () => {
 
     const { messages, repairs } = repairMessages(broken);
     expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:t1>ok", "tool:sanitizer-result-a1-bad>bad", "ai:sanitizer-after-tools-a1"]);
-    expect(repairs.map((r) => [r.kind, r.action])).toEqual([["G", "rewritten"], ["B3", "inserted"], ["C", "inserted"]]);
-    expect(repairs[1]).toMatchObject({ kind: "B3", toolCallId: "bad", action: "inserted" });
+    expect(repairs.map((r) => [r.code, r.action])).toEqual([["G", "rewritten"], ["B3", "inserted"], ["C", "inserted"]]);
+    expect(repairs[1]).toMatchObject({ code: "B3", kind: "unanswered-hidden-call", toolCallId: "bad", action: "inserted" });
     expect(messages[3]).toMatchObject({ name: "search", status: "error" });
     expect((messages[1] as AIMessage).tool_calls!.map((c) => c.id)).toEqual(["ok", "bad"]);
     expectAcceptedByAllProviders([...messages, human("next")]);

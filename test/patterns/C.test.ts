@@ -13,7 +13,7 @@ describe("pattern C: tool results not closed by an AIMessage", () => {
 
     const { messages, repairs } = repairMessages(broken);
     expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:t1>c1", "ai:sanitizer-after-tools-a1", "human:h2", "ai:a2"]);
-    expect(repairs).toEqual([expect.objectContaining({ kind: "C", action: "inserted", index: 3 })]);
+    expect(repairs).toEqual([expect.objectContaining({ code: "C", kind: "unclosed-tool-results", action: "inserted", index: 3 })]);
     expect(messages[3]).toMatchObject({ content: "[No reply was recorded after these tool results.]" });
     expectAcceptedByAllProviders(messages);
   });

@@ -13,7 +13,7 @@ describe("pattern F: duplicate results", () => {
 
     const { messages, repairs } = repairMessages(broken);
     expect(shape(messages)).toEqual(["human:h", "ai:a1", "tool:t1>c1", "ai:a"]);
-    expect(repairs).toEqual([{ kind: "F", action: "removed", index: 3, message: second, messageId: "t1b", toolCallId: "c1" }]);
+    expect(repairs).toEqual([{ code: "F", kind: "duplicate-tool-result", action: "removed", index: 3, message: second, messageId: "t1b", toolCallId: "c1" }]);
     expectAcceptedByAllProviders(messages);
   });
 
@@ -22,6 +22,6 @@ describe("pattern F: duplicate results", () => {
     const resumed = [...repaired.slice(0, 3), result("real", "c1"), reply("a")];
     const { messages, repairs } = repairMessages(resumed);
     expect(shape(messages)).toEqual(["human:h", "ai:a1", "tool:real>c1", "ai:a"]);
-    expect(repairs.map((r) => [r.kind, r.action, r.messageId])).toEqual([["F", "removed", "sanitizer-result-a1-c1"]]);
+    expect(repairs.map((r) => [r.code, r.action, r.messageId])).toEqual([["F", "removed", "sanitizer-result-a1-c1"]]);
   });
 });

@@ -17,7 +17,7 @@ describe("pattern G: a call outside tool_calls", () => {
 
     const { messages, repairs } = repairMessages(broken, { tail: "preserve" });
     expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:sanitizer-result-a1-c9>c9", "ai:sanitizer-after-tools-a1"]);
-    expect(repairs.map((r) => [r.kind, r.action])).toEqual([["G", "rewritten"], ["B3", "inserted"], ["C", "inserted"]]);
+    expect(repairs.map((r) => [r.code, r.action])).toEqual([["G", "rewritten"], ["B3", "inserted"], ["C", "inserted"]]);
     expect(repairs[0]!.original).toBe(broken[1]);
     expect((messages[1] as AIMessage).tool_calls).toEqual([{ id: "c9", name: "search", args: {}, type: "tool_call" }]);
     expect((messages[1] as AIMessage).invalid_tool_calls).toEqual([]);

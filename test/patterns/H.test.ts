@@ -19,7 +19,7 @@ describe("pattern H: empty AIMessage", () => {
 
     const { messages, repairs } = repairMessages(broken);
     expect(shape(messages)).toEqual(["human:h1", "ai:sanitizer-reply-h1", "human:h2", "ai:a2"]);
-    expect(repairs.map((r) => [r.kind, r.action])).toEqual([["H", "removed"], ["A", "inserted"]]);
+    expect(repairs.map((r) => [r.code, r.action])).toEqual([["H", "removed"], ["A", "inserted"]]);
     expect(repairs[0]!.message).toBe(empty);
     expectAcceptedByAllProviders(messages);
   });
@@ -31,7 +31,7 @@ describe("pattern H: empty AIMessage", () => {
     expect(providerError("bedrock", [...broken, human("h2")])).toBeDefined();
     const { messages, repairs } = repairMessages([...broken], { tail: "preserve" });
     expect(shape(messages)).toEqual(expected);
-    expect(repairs.map((r) => r.kind)).toEqual(["H", kind]);
+    expect(repairs.map((r) => r.code)).toEqual(["H", kind]);
     expectAcceptedByAllProviders([...messages, human("h2")]);
   });
 

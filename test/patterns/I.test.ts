@@ -24,14 +24,14 @@ describe("pattern I: call ids providers reject", () => {
     expect(renamed).toMatch(VALID);
     expect((messages[2] as ToolMessage).tool_call_id).toBe(renamed);
     expect(shape(messages).map((s) => s.split(">")[0])).toEqual(["human:h1", "ai:a1", "tool:t1", "ai:a2"]);
-    expect(repairs.map((r) => [r.kind, r.action, r.messageId])).toEqual([["I", "rewritten", "a1"], ["I", "rewritten", "t1"]]);
+    expect(repairs.map((r) => [r.code, r.action, r.messageId])).toEqual([["I", "rewritten", "a1"], ["I", "rewritten", "t1"]]);
     expect(callIds(repairMessages(broken).messages[1])).toEqual([renamed]);
     expectAcceptedByAllProviders([...messages, human("h2")]);
   });
 
   it("keeps an AIMessage whose calls all lack ids, with its real results (it is not an empty reply)", () => {
     const { messages, repairs } = repairMessages([human("h1"), calls("a1", "", ""), result("t1", ""), result("t2", ""), reply("a2")]);
-    expect(repairs.some((r) => r.kind === "H" || r.kind === "D")).toBe(false);
+    expect(repairs.some((r) => r.code === "H" || r.code === "D")).toBe(false);
     const ids = callIds(messages[1]);
     expect(new Set(ids).size).toBe(2);
     expect(messages.slice(2, 4).map((m) => (m as ToolMessage).tool_call_id)).toEqual(ids);

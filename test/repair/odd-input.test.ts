@@ -31,7 +31,7 @@ describe("repairMessages on odd input", () => {
     expect(messages[3]).toMatchObject({ type: "ai", id: "sanitizer-after-tools-#1" });
     expect(messages[4]).toBe(history[2]);
     expect(messages[5]).toMatchObject({ type: "ai", id: "sanitizer-reply-#2" });
-    expect(repairs.map((r) => r.kind)).toEqual(["B", "C", "A"]);
+    expect(repairs.map((r) => r.code)).toEqual(["B", "C", "A"]);
   });
 
   it("renames an empty call id of plain-object messages in their own form, as plain objects", () => {
@@ -46,7 +46,7 @@ describe("repairMessages on odd input", () => {
     expect(call).toEqual({ ...history[1]!.tool_calls![0], id: expect.stringMatching(/^[A-Za-z0-9_-]{1,40}$/) });
     expect(messages[2]).toEqual({ ...history[2], tool_call_id: call.id });
     expect(Object.getPrototypeOf(messages[1])).toBe(Object.prototype);
-    expect(repairs.map((r) => [r.kind, r.action])).toEqual([["I", "rewritten"], ["I", "rewritten"]]);
+    expect(repairs.map((r) => [r.code, r.action])).toEqual([["I", "rewritten"], ["I", "rewritten"]]);
   });
 
   it("treats a ChatMessage-style { type: 'generic', role } by its role", () => {

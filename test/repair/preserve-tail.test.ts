@@ -13,7 +13,7 @@ describe("preserving the tail", () => {
 
     const { messages, repairs } = repairMessages(broken, { tail: "preserve" });
     expect(shape(messages)).toEqual(["human:h0", "ai:a1", "tool:t1>c1", "ai:sanitizer-after-tools-a1", "human:h1", "ai:sanitizer-reply-h1"]);
-    expect(repairs.map((r) => [r.kind, r.action])).toEqual([["E", "moved"], ["C", "inserted"], ["A", "inserted"]]);
+    expect(repairs.map((r) => [r.code, r.action])).toEqual([["E", "moved"], ["C", "inserted"], ["A", "inserted"]]);
     expectAcceptedByAllProviders([...messages, human("h2")]);
   });
 
@@ -34,7 +34,7 @@ describe("preserving the tail", () => {
   it("repairs a turn whose only calls are invalid: no run will execute them", () => {
     const broken = [human("h0"), openAiTurn("a1", [], ["c9"])];
     expect(findTailStart(broken)).toBe(broken.length);
-    expect(repairMessages(broken, { tail: "preserve" }).repairs.map((r) => r.kind)).toEqual(["G", "B3", "C"]);
+    expect(repairMessages(broken, { tail: "preserve" }).repairs.map((r) => r.code)).toEqual(["G", "B3", "C"]);
   });
 
   it("leaves a finished history alone", () => {

@@ -44,7 +44,7 @@ describe("repairMessages invariants", () => {
         const acceptedBefore = WIRE_PROFILES.filter((p) => providerError(p, before) === undefined);
         for (const profile of acceptedBefore) expect(providerError(profile, after), profile).toBeUndefined();
         // Parallel results in another order than the calls are accepted, and only put in call order (E).
-        if (acceptedBefore.length === WIRE_PROFILES.length) expect(repairs.filter((r) => r.kind !== "E")).toEqual([]);
+        if (acceptedBefore.length === WIRE_PROFILES.length) expect(repairs.filter((r) => r.code !== "E")).toEqual([]);
       }),
       RUNS,
     );

@@ -23,7 +23,7 @@ describe('repairMessages with tail "request"', () => {
     expect(providerError("bedrock", broken)).toMatch(/alternate/);
     const { messages, repairs } = request(broken);
     expect(shape(messages)).toEqual(["human:h1", "ai:sanitizer-reply-h1", "human:h2"]);
-    expect(repairs.map((r) => r.kind)).toEqual(["A"]);
+    expect(repairs.map((r) => r.code)).toEqual(["A"]);
     expectAcceptedByAllProviders(messages);
   });
 
@@ -55,7 +55,7 @@ describe('repairMessages with tail "request"', () => {
     expect(providerError("openai", broken)).toMatch(/must be followed by tool messages/);
     const { messages, repairs } = request(broken);
     expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:sanitizer-result-a1-c1>c1", "tool:t2>c2"]);
-    expect(repairs.map((r) => [r.kind, r.action])).toEqual([["B2", "inserted"]]);
+    expect(repairs.map((r) => [r.code, r.action])).toEqual([["B2", "inserted"]]);
     expectAcceptedByAllProviders(messages);
   });
 
@@ -64,7 +64,7 @@ describe('repairMessages with tail "request"', () => {
     expect(providerError("anthropic", trimmed)).toMatch(/unexpected `tool_use_id`/);
     const { messages, repairs } = request(trimmed);
     expect(shape(messages)).toEqual(["ai:a2", "human:h2"]);
-    expect(repairs.map((r) => [r.kind, r.action])).toEqual([["D", "removed"]]);
+    expect(repairs.map((r) => [r.code, r.action])).toEqual([["D", "removed"]]);
   });
 
   it("uses recovered results for the last turn as the repaired tail does", () => {
@@ -74,6 +74,6 @@ describe('repairMessages with tail "request"', () => {
       recoveredResults: [recovered],
     });
     expect(messages.at(-1)).toBe(recovered);
-    expect(repairs.map((r) => r.kind)).toEqual(["N"]);
+    expect(repairs.map((r) => r.code)).toEqual(["N"]);
   });
 });

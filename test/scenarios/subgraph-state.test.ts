@@ -99,7 +99,7 @@ for (const factory of saverFactories) {
       expect(result.parent_messages.at(-1)).toMatchObject({ content: "Happy to help with that." });
       const child = events.find((e) => e.channel === "child_messages");
       expect(child).toMatchObject({ checkpointNs: "child_adapter", tail: "repair" });
-      expect(child!.repairs.map((r) => r.kind)).toEqual(["B", "B", "C"]);
+      expect(child!.repairs.map((r) => r.code)).toEqual(["B", "B", "C"]);
     });
 
     it("input/output schemas: a child exposing only question/answer is repaired in its own namespace", async () => {
