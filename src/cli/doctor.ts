@@ -10,13 +10,14 @@ import {
   type CheckpointMetadata,
   type CheckpointTuple,
 } from "@langchain/langgraph-checkpoint";
-import { DeltaReads } from "../checkpointer/delta-reads.js";
-import { ReadDecisions, decisionFor } from "../checkpointer/read-decisions.js";
-import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "../checkpointer/sanitize-tuple.js";
-import { tailModeForGetTuple } from "../checkpointer/tail-policy.js";
-import { hasPendingInterrupt, hasPendingTasks } from "../checkpointer/thread-state.js";
-import type { PatternId } from "../repair/patterns.js";
-import type { TailMode } from "../repair/repair-messages.js";
+import {
+  hasPendingInterrupt,
+  hasPendingTasks,
+  SanitizingCheckpointer,
+  type MarkerOption,
+  type PatternId,
+  type RepairEvent,
+} from "../index.js";
 import type { OpenStore, ThreadRef } from "./store.js";
 
 /** What the doctor did, or would do, with one broken thread. */
@@ -52,7 +53,7 @@ export interface DoctorOptions {
   checkpointNs?: string;
   /** Scan at most this many (thread, namespace) pairs. */
   limit?: number;
-  repair: TupleRepairSettings["repair"];
+  markers?: MarkerOption;
   onProgress?: (scanned: number) => void;
 }
 
@@ -65,27 +66,6 @@ function unstoredDeltaChannels(tuple: CheckpointTuple): string[] {
   return Object.keys(counters).filter((channel) => tuple.checkpoint.channel_values[channel] === undefined);
 }
 
-/**
- * The repairs a sanitizing read of `tuple` makes to its delta channels, as the snapshot each repaired
- * channel would get (a seed holding the repaired list, which is what the read hands the graph).
- */
-async function deltaRepairs(
-  saver: BaseCheckpointSaver,
-  tuple: CheckpointTuple,
-  tail: TailMode,
-  settings: TupleRepairSettings,
-) {
-  const channels = unstoredDeltaChannels(tuple);
-  let repaired: ChannelRepairs[] = [];
-  if (channels.length === 0) return { snapshots: {}, repaired };
-  const decisions = new ReadDecisions();
-  decisions.record(tuple, decisionFor(tuple, tail, true));
-  const reads = new DeltaReads(saver, settings, "auto", decisions, (_config, _tail, found) => (repaired = found));
-  const histories = await reads.read({ config: tuple.config, channels });
-  const snapshots = Object.fromEntries(repaired.map(({ channel }) => [channel, histories[channel]!.seed]));
-  return { snapshots, repaired };
-}
-
 /** Metadata LangGraph keeps for delta channels, after `snapshotted` got a snapshot (its counters restart). */
 function deltaMetadata(metadata: CheckpointMetadata | undefined, snapshotted: readonly string[]) {
   const kept: Partial<CheckpointMetadata> & Record<string, unknown> = {};
@@ -96,12 +76,11 @@ function deltaMetadata(metadata: CheckpointMetadata | undefined, snapshotted: re
 }
 
 /**
- * Stores the repaired channels as a new checkpoint after `tuple`; returns its id. A repaired delta
+ * Stores the repaired channels as a new checkpoint after the one `repaired` was read from; returns its id. A repaired delta
  * channel is stored as a snapshot of its repaired list, which the graph and the raw saver read as is.
  */
 async function storeRepair(
   saver: BaseCheckpointSaver,
-  tuple: CheckpointTuple,
   repaired: CheckpointTuple,
   channels: string[],
   snapshots: Record<string, unknown>,
@@ -118,36 +97,51 @@ async function storeRepair(
   }
   const metadata = {
     source: "update" as const,
-    step: (tuple.metadata?.step ?? -1) + 1,
-    parents: tuple.metadata?.parents ?? {},
-    ...deltaMetadata(tuple.metadata, Object.keys(snapshots)),
+    step: (repaired.metadata?.step ?? -1) + 1,
+    parents: repaired.metadata?.parents ?? {},
+    ...deltaMetadata(repaired.metadata, Object.keys(snapshots)),
     sanitizer: { repairedChannels: channels },
   };
-  await saver.put(tuple.config, checkpoint, metadata, newVersions);
+  await saver.put(repaired.config, checkpoint, metadata, newVersions);
   return checkpoint.id;
 }
+
+/**
+ * What a sanitizing read of the latest checkpoint of `config` repairs, by reading it through a
+ * {@link SanitizingCheckpointer} as a graph would (the tuple, then the delta channels it does not store),
+ * so the doctor and the runtime judge a thread alike.
+ */
+async function sanitizingRead(reader: SanitizingCheckpointer, events: RepairEvent[], config: { configurable: ThreadConfig }) {
+  events.length = 0;
+  const tuple = await reader.getTuple(config);
+  if (tuple === undefined) return undefined;
+  const deltaChannels = unstoredDeltaChannels(tuple);
+  const histories = deltaChannels.length > 0 ? await reader.getDeltaChannelHistory({ config: tuple.config, channels: deltaChannels }) : {};
+  // A repaired delta channel comes back as a seed holding its repaired list: stored as is, the graph reads that list.
+  const snapshots: Record<string, unknown> = {};
+  for (const event of events) {
+    if (event.operation === "getDeltaChannelHistory") snapshots[event.channel] = histories[event.channel]!.seed;
+  }
+  return { tuple, repaired: [...events], snapshots };
+}
+
+type ThreadConfig = { thread_id: string; checkpoint_ns: string };
 
 /** Scans the latest checkpoint of every thread and namespace of `store`. */
 export async function runDoctor(store: OpenStore, options: DoctorOptions): Promise<DoctorReport> {
   const report: DoctorReport = { store: store.description, scanned: 0, broken: 0, fixed: 0, patterns: {}, threadsByPattern: {}, threads: [] };
-  const settings: TupleRepairSettings = { channels: undefined, repair: options.repair };
+  const events: RepairEvent[] = [];
+  const reader = new SanitizingCheckpointer(store.saver, { markers: options.markers, onRepair: (event) => events.push(event) });
   for await (const ref of store.threads({ threadId: options.threadId, checkpointNs: options.checkpointNs })) {
     if (options.limit !== undefined && report.scanned >= options.limit) break;
     report.scanned++;
     options.onProgress?.(report.scanned);
-    const config = { configurable: { thread_id: ref.threadId, checkpoint_ns: ref.checkpointNs } };
-    const tuple = await store.saver.getTuple(config);
-    if (!tuple) continue;
-    // Judge the thread as a sanitizing read of it would.
-    const tail = tailModeForGetTuple("auto", config, tuple);
-    if (tail === "off") continue;
-    const { tuple: repaired, repaired: listChannels } = sanitizeTuple(tuple, tail, settings);
-    const delta = await deltaRepairs(store.saver, tuple, tail, settings);
-    const channels = [...listChannels, ...delta.repaired];
-    if (channels.length === 0) continue;
+    const read = await sanitizingRead(reader, events, { configurable: { thread_id: ref.threadId, checkpoint_ns: ref.checkpointNs } });
+    if (read === undefined || read.repaired.length === 0) continue;
+    const { tuple, repaired, snapshots } = read;
 
     const patterns: Partial<Record<PatternId, number>> = {};
-    for (const { repairs } of channels) for (const { code } of repairs) patterns[code] = (patterns[code] ?? 0) + 1;
+    for (const { repairs } of repaired) for (const { code } of repairs) patterns[code] = (patterns[code] ?? 0) + 1;
     const interrupted = hasPendingInterrupt(tuple.pendingWrites);
     const finding: ThreadFinding = {
       ...ref,
@@ -158,8 +152,7 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
       action: interrupted ? "paused-at-interrupt" : "would-fix",
     };
     if (options.fix && !interrupted) {
-      const names = channels.map((c) => c.channel);
-      finding.fixedCheckpointId = await storeRepair(store.saver, tuple, repaired, names, delta.snapshots);
+      finding.fixedCheckpointId = await storeRepair(store.saver, tuple, repaired.map((c) => c.channel), snapshots);
       finding.action = "fixed";
       report.fixed++;
     }

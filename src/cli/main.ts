@@ -7,8 +7,7 @@
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { PATTERNS, type PatternId } from "../repair/patterns.js";
-import { resolveMarkers } from "../repair/markers.js";
+import { MARKER_PRESETS, PATTERNS, type PatternId } from "../index.js";
 import { runDoctor, type DoctorReport } from "./doctor.js";
 import { DoctorStoreError, DoctorUsageError, type OpenStore } from "./store.js";
 import { openPostgres } from "./stores/postgres.js";
@@ -60,10 +59,8 @@ function parse(argv: string[]) {
     limit = Number(values.limit);
     if (!Number.isInteger(limit) || limit <= 0) throw new DoctorUsageError(`--limit takes a positive whole number, got ${values.limit}`);
   }
-  let markers;
-  try {
-    markers = resolveMarkers(values.markers as "en" | "ko" | undefined);
-  } catch {
+  const markers = values.markers as keyof typeof MARKER_PRESETS | undefined;
+  if (markers !== undefined && !Object.hasOwn(MARKER_PRESETS, markers)) {
     throw new DoctorUsageError(`--markers takes en or ko, got ${values.markers}`);
   }
   return { help: false as const, store: stores[0]!, values, limit, markers };
@@ -122,7 +119,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       threadId: args.values.thread,
       checkpointNs: args.values.namespace,
       limit: args.limit,
-      repair: { markers: args.markers },
+      markers: args.markers,
       onProgress: io.isTTY
         ? (n) => {
             if (n % 50 !== 0) return;
