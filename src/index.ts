@@ -7,13 +7,12 @@ export {
 export { PATTERNS, type Pattern, type PatternId, type Repair, type RepairAction, type RepairKind } from "./repair/patterns.js";
 export { MARKER_PRESETS, type MarkerOption, type MarkerTexts } from "./repair/markers.js";
 export { isSyntheticMessage, SYNTHETIC_ID_PREFIX, type BridgeRole } from "./repair/synthetic.js";
-export { findTailStart } from "./repair/tail.js";
 export {
   SanitizingCheckpointer,
   type RepairEvent,
   type SanitizingCheckpointerOptions,
 } from "./checkpointer/sanitizing-checkpointer.js";
-export { POLICY_CONFIG_KEY, type SanitizerPolicy } from "./checkpointer/tail-policy.js";
+export { type SanitizerPolicy } from "./checkpointer/tail-policy.js";
 export { hasPendingInterrupt, hasPendingTasks } from "./checkpointer/thread-state.js";
 export { FastJsonPlusSerializer } from "./serde/fast-jsonplus-serializer.js";
 export { sanitizeGraph } from "./graph/sanitize-graph.js";

@@ -15,7 +15,7 @@ import { hasPendingInterrupt, hasPendingTasks } from "./thread-state.js";
  */
 export type SanitizerPolicy = "auto" | "repair" | "preserve" | "off";
 
-/** The `configurable` key that overrides the policy for one call. */
+/** The `configurable` key that overrides the policy for one call. @internal */
 export const POLICY_CONFIG_KEY = "sanitizer";
 
 /** Every {@link SanitizerPolicy}, for validating options. */

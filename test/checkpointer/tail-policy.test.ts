@@ -2,7 +2,8 @@
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { END, MessagesAnnotation, START, StateGraph, interrupt, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
-import { SanitizingCheckpointer, findTailStart, type RepairEvent } from "../../src/index.js";
+import { SanitizingCheckpointer, type RepairEvent } from "../../src/index.js";
+import { findTailStart } from "../../src/repair/tail.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import { reactGraph } from "../support/react-graph.js";
 import { agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";

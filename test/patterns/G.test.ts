@@ -1,7 +1,8 @@
 // Pattern G: a call that some integrations send and others do not (stored outside tool_calls).
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { findTailStart, repairMessages } from "../../src/index.js";
+import { repairMessages } from "../../src/index.js";
+import { findTailStart } from "../../src/repair/tail.js";
 import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
 import { anthropicTurn, human, openAiTurn, reply, responsesTurn, result, shape } from "../support/messages.js";
 import { providerError } from "../support/provider-rules.js";

@@ -1,6 +1,7 @@
 // A preserved tail is only what a resumed run can still complete; nothing in it is answered twice or stranded.
 import { describe, expect, it } from "vitest";
-import { findTailStart, repairMessages } from "../../src/index.js";
+import { repairMessages } from "../../src/index.js";
+import { findTailStart } from "../../src/repair/tail.js";
 import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
 import { calls, human, openAiTurn, reply, result, shape } from "../support/messages.js";
 import { providerError } from "../support/provider-rules.js";

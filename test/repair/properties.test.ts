@@ -2,7 +2,8 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findTailStart, isSyntheticMessage, repairMessages, type TailMode } from "../../src/index.js";
+import { isSyntheticMessage, repairMessages, type TailMode } from "../../src/index.js";
+import { findTailStart } from "../../src/repair/tail.js";
 import { anyHistory, cleanHistory, cleanRequestHistory } from "../support/arbitraries.js";
 import { providerError, rejectingProviders, WIRE_PROFILES } from "../support/provider-rules.js";
 
