@@ -9,6 +9,7 @@ const UNIT = [
   "test/checkpointer/wrapper-contract.test.ts",
   "test/serde/fast-jsonplus-serializer.test.ts",
   "test/agents/model-request-middleware.test.ts",
+  "test/wire/**/*.test.ts",
 ];
 
 export default defineConfig({

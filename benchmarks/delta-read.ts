@@ -71,7 +71,11 @@ async function ownCost(saver: BaseCheckpointSaver, config: RunnableConfig): Prom
     await s.getTuple(config);
     await s.getDeltaChannelHistory(options);
   };
-  const result = await compare(() => read(loaded), () => read(sanitized), PAIRS * 10);
+  const result = await compare(
+    () => read(loaded),
+    () => read(sanitized),
+    PAIRS * 10,
+  );
   return result.sanitizedMs - result.rawMs;
 }
 
@@ -93,7 +97,11 @@ async function backends(): Promise<{ name: string; saver: BaseCheckpointSaver; c
   const sqlite = SqliteSaver.fromConnString(join(dir, "bench.sqlite"));
   const list = [
     { name: "MemorySaver", saver: new MemorySaver() as BaseCheckpointSaver, close: async () => {} },
-    { name: "SQLite", saver: sqlite, close: async () => (sqlite.db.close(), rmSync(dir, { recursive: true, force: true })) },
+    {
+      name: "SQLite",
+      saver: sqlite,
+      close: async () => (sqlite.db.close(), rmSync(dir, { recursive: true, force: true })),
+    },
   ];
   if (await redisAvailable()) {
     const client = new Redis(REDIS_URL);
@@ -121,7 +129,11 @@ for (const { name, saver, close } of await backends()) {
       if (thread === "broken tail") await stopNextTurn(saver, config);
       const size = ((await raw.getState(config)).values.messages as unknown[]).length;
       const repairedSize = ((await sanitized.getState(config)).values.messages as unknown[]).length;
-      const result = await compare(() => raw.getState(config), () => sanitized.getState(config), PAIRS);
+      const result = await compare(
+        () => raw.getState(config),
+        () => sanitized.getState(config),
+        PAIRS,
+      );
       const own = await ownCost(saver, config);
       rows.push(
         `| ${name} | ${thread} | ${size} → ${repairedSize} | ` +

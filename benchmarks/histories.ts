@@ -15,7 +15,13 @@ export function history(size: number, state: HistoryState = "clean"): BaseMessag
   const out: BaseMessage[] = [];
   for (let r = 0; r < rounds; r++) {
     out.push(new HumanMessage({ id: `h${r}`, content: `question ${r}` }));
-    out.push(new AIMessage({ id: `a${r}`, content: "", tool_calls: [{ id: `c${r}`, name: "search", args: { q: `q${r}` }, type: "tool_call" }] }));
+    out.push(
+      new AIMessage({
+        id: `a${r}`,
+        content: "",
+        tool_calls: [{ id: `c${r}`, name: "search", args: { q: `q${r}` }, type: "tool_call" }],
+      }),
+    );
     const last = r === rounds - 1;
     if (!(state === "broken-mid" && r === Math.floor(rounds / 2)) && !(state === "broken-tail" && last)) {
       out.push(new ToolMessage({ id: `t${r}`, content: `result ${r}`, tool_call_id: `c${r}` }));
@@ -30,7 +36,15 @@ export async function seed(saver: BaseCheckpointSaver, thread: string, size: num
   const checkpoint = emptyCheckpoint();
   checkpoint.id = uuid6(-1);
   const version = saver.getNextVersion(undefined);
-  checkpoint.channel_values = { messages: history(size, state), ...(state === "broken-tail" ? { "branch:to:tools": null } : {}) };
+  checkpoint.channel_values = {
+    messages: history(size, state),
+    ...(state === "broken-tail" ? { "branch:to:tools": null } : {}),
+  };
   checkpoint.channel_versions = Object.fromEntries(Object.keys(checkpoint.channel_values).map((c) => [c, version]));
-  return saver.put({ configurable: { thread_id: thread, checkpoint_ns: "" } }, checkpoint, { source: "loop", step: 1, parents: {} }, checkpoint.channel_versions);
+  return saver.put(
+    { configurable: { thread_id: thread, checkpoint_ns: "" } },
+    checkpoint,
+    { source: "loop", step: 1, parents: {} },
+    checkpoint.channel_versions,
+  );
 }

@@ -40,15 +40,29 @@ export async function postgresReadBenchmarks(pairs: (size: number) => number): P
     for (const size of POSTGRES_READ_SIZES) {
       const thread = `bench-postgres-read-${size}`;
       await seed(store, thread, size, "clean");
-      const { rows: [stored] } = await pool.query(`select blob from "${options.schema}".checkpoint_blobs where thread_id = $1 and channel = 'messages'`, [thread]);
+      const {
+        rows: [stored],
+      } = await pool.query(
+        `select blob from "${options.schema}".checkpoint_blobs where thread_id = $1 and channel = 'messages'`,
+        [thread],
+      );
       const bytes = stored.blob as Buffer;
       const parse = async () => JSON.parse(decoder.decode(bytes));
       const config = { configurable: { thread_id: thread } };
       const fastRead = await compare(parse, () => fast.getTuple(config), pairs(size));
       const officialRead = await compare(parse, () => official.getTuple(config), pairs(size));
       const identical = isDeepStrictEqual(await fast.getTuple(config), await official.getTuple(config));
-      rows.push({ size, bytes: bytes.length, parseMs: fastRead.rawMs, official: officialRead, fast: fastRead, identical });
-      process.stderr.write(`  postgres read ${size}: official x${officialRead.ratio.toFixed(1)}, fast x${fastRead.ratio.toFixed(2)} JSON.parse\n`);
+      rows.push({
+        size,
+        bytes: bytes.length,
+        parseMs: fastRead.rawMs,
+        official: officialRead,
+        fast: fastRead,
+        identical,
+      });
+      process.stderr.write(
+        `  postgres read ${size}: official x${officialRead.ratio.toFixed(1)}, fast x${fastRead.ratio.toFixed(2)} JSON.parse\n`,
+      );
     }
   } finally {
     await postgresFactory.destroy(store);

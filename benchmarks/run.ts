@@ -22,7 +22,12 @@ import { reactGraph } from "../test/support/react-graph.js";
 import { postgresFactory, saverFactories, type SaverFactory } from "../test/support/savers.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../test/support/scenarios.js";
 import { history, seed, type HistoryState } from "./histories.js";
-import { postgresReadBenchmarks, postgresReadTable, postgresReadTarget, type PostgresReadRow } from "./postgres-read.js";
+import {
+  postgresReadBenchmarks,
+  postgresReadTable,
+  postgresReadTarget,
+  type PostgresReadRow,
+} from "./postgres-read.js";
 import { compare, type Comparison } from "./stats.js";
 
 const quick = process.argv.includes("--quick");
@@ -60,7 +65,11 @@ function recording(inner: BaseCheckpointSaver) {
  * ratios carry the read's own noise (GC while deserializing varies by ±5% and
  * more), which hides a cost of microseconds; this isolates it.
  */
-async function ownCost(inner: BaseCheckpointSaver, config: { configurable: { thread_id: string } }, size: number): Promise<number> {
+async function ownCost(
+  inner: BaseCheckpointSaver,
+  config: { configurable: { thread_id: string } },
+  size: number,
+): Promise<number> {
   const loaded = await inner.getTuple(config);
   const stub = Object.create(inner) as BaseCheckpointSaver;
   stub.getTuple = async () => loaded;
@@ -92,13 +101,31 @@ async function readBenchmarks(factory: SaverFactory): Promise<ReadRow[]> {
         await seed(inner, thread, size, state);
         const config = { configurable: { thread_id: thread } };
         const pairs = pairsFor(size);
-        const getTuple = await compare(() => inner.getTuple(config), () => sanitized.getTuple(config), pairs);
-        const list = await compare(() => drain(inner.list(config, { limit: 1 })), () => drain(sanitized.list(config, { limit: 1 })), pairs);
+        const getTuple = await compare(
+          () => inner.getTuple(config),
+          () => sanitized.getTuple(config),
+          pairs,
+        );
+        const list = await compare(
+          () => drain(inner.list(config, { limit: 1 })),
+          () => drain(sanitized.list(config, { limit: 1 })),
+          pairs,
+        );
         const ownMs = await ownCost(inner, config, size);
-        const row: ReadRow = { backend: factory.name, size, state, getTuple, list, ownMs, overhead: ownMs / getTuple.rawMs };
+        const row: ReadRow = {
+          backend: factory.name,
+          size,
+          state,
+          getTuple,
+          list,
+          ownMs,
+          overhead: ownMs / getTuple.rawMs,
+        };
         if (state === "clean") row.sameTuple = (await sanitized.getTuple(config)) === probe.last;
         rows.push(row);
-        process.stderr.write(`  ${factory.name} ${state} ${size}: getTuple x${getTuple.ratio.toFixed(3)}, own ${(row.overhead * 100).toFixed(3)}%\n`);
+        process.stderr.write(
+          `  ${factory.name} ${state} ${size}: getTuple x${getTuple.ratio.toFixed(3)}, own ${(row.overhead * 100).toFixed(3)}%\n`,
+        );
       }
     }
   } finally {
@@ -133,9 +160,21 @@ async function serdeBenchmarks(factory: SaverFactory): Promise<SerdeRow[]> {
       const thread = `bench-serde-${size}`;
       await seed(inner, thread, size, "clean");
       const config = { configurable: { thread_id: thread } };
-      const pairs = await compare(() => stock.getTuple(config), () => fast.getTuple(config), pairsFor(size));
+      const pairs = await compare(
+        () => stock.getTuple(config),
+        () => fast.getTuple(config),
+        pairsFor(size),
+      );
       const identical = isDeepStrictEqual(await fast.getTuple(config), await stock.getTuple(config));
-      rows.push({ backend: factory.name, size, stockMs: pairs.rawMs, fastMs: pairs.sanitizedMs, speedup: 1 / pairs.ratio, spread: [1 / pairs.spread[1], 1 / pairs.spread[0]], identical });
+      rows.push({
+        backend: factory.name,
+        size,
+        stockMs: pairs.rawMs,
+        fastMs: pairs.sanitizedMs,
+        speedup: 1 / pairs.ratio,
+        spread: [1 / pairs.spread[1], 1 / pairs.spread[0]],
+        identical,
+      });
       process.stderr.write(`  ${factory.name} serde ${size}: x${(1 / pairs.ratio).toFixed(1)} faster\n`);
     }
   } finally {
@@ -162,9 +201,13 @@ async function conversationBenchmark(factory: SaverFactory): Promise<Comparison>
   const inner = await factory.create();
   let n = 0;
   const run = (saver: BaseCheckpointSaver) => async () => {
-    const graph = reactGraph({ model: agentModel("anthropic"), tools: { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT } }).compile(saver);
+    const graph = reactGraph({
+      model: agentModel("anthropic"),
+      tools: { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT },
+    }).compile(saver);
     const config = { configurable: { thread_id: `bench-conversation-${n++}` } };
-    for (let turn = 0; turn < TURNS; turn++) await graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config);
+    for (let turn = 0; turn < TURNS; turn++)
+      await graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config);
   };
   try {
     return await compare(run(inner), run(new SanitizingCheckpointer(inner)), quick ? 2 : 3);
@@ -190,7 +233,10 @@ async function engineBenchmark(state: HistoryState) {
   };
   const oneLarge = async () => void repairMessages(large);
   const runs = quick ? 31 : 101;
-  for (let i = 0; i < 20; i++) await tenSmall(smalls)(), await oneLarge();
+  for (let i = 0; i < 20; i++) {
+    await tenSmall(smalls)();
+    await oneLarge();
+  }
   const pairs = await compare(tenSmall(smalls), oneLarge, runs);
   const warm = await compare(tenSmall(Array(10).fill(smalls[0])), oneLarge, runs);
   return {
@@ -216,9 +262,13 @@ async function memoryFloor() {
       else if (m.type === "tool") sink += m.tool_call_id!.length;
     }
   };
-  const pairs = await compare(async () => {
-    for (let i = 0; i < 10; i++) scan(small);
-  }, async () => scan(large), quick ? 31 : 101);
+  const pairs = await compare(
+    async () => {
+      for (let i = 0; i < 10; i++) scan(small);
+    },
+    async () => scan(large),
+    quick ? 31 : 101,
+  );
   return sink > 0 ? 10 * pairs.ratio : NaN;
 }
 
@@ -247,9 +297,17 @@ function chart(rows: ReadRow[]): string {
       return `<polyline fill="none" stroke="${colors[b % colors.length]}" stroke-width="2" ${state === "clean" ? "" : 'stroke-dasharray="6 4"'} points="${points}"/>`;
     }),
   );
-  const legend = backends.map((backend, b) => `<text x="${pad + 10}" y="${pad + 16 * b}" fill="${colors[b % colors.length]}" font-size="12">${backend}</text>`);
-  const xTicks = SIZES.map((size, i) => `<text x="${x(i)}" y="${h - pad + 18}" font-size="12" text-anchor="middle">${size}</text>`);
-  const yTicks = [yMin, 1, yMax].map((v) => `<text x="${pad - 6}" y="${y(v) + 4}" font-size="12" text-anchor="end">${v.toFixed(2)}</text><line x1="${pad}" x2="${w - pad}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`);
+  const legend = backends.map(
+    (backend, b) =>
+      `<text x="${pad + 10}" y="${pad + 16 * b}" fill="${colors[b % colors.length]}" font-size="12">${backend}</text>`,
+  );
+  const xTicks = SIZES.map(
+    (size, i) => `<text x="${x(i)}" y="${h - pad + 18}" font-size="12" text-anchor="middle">${size}</text>`,
+  );
+  const yTicks = [yMin, 1, yMax].map(
+    (v) =>
+      `<text x="${pad - 6}" y="${y(v) + 4}" font-size="12" text-anchor="end">${v.toFixed(2)}</text><line x1="${pad}" x2="${w - pad}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`,
+  );
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" font-family="sans-serif">
 <rect width="100%" height="100%" fill="white"/>
 <text x="${w / 2}" y="20" font-size="14" text-anchor="middle">getTuple time, sanitized / raw (solid: clean, dashed: broken tail)</text>
@@ -269,7 +327,9 @@ async function postgresOnlyMain() {
   if (!saverFactories.includes(postgresFactory)) throw new Error("--postgres-only needs the Postgres server.");
   const rows = await postgresReadBenchmarks(postgresReadPairs);
   const target = postgresReadTarget(rows);
-  console.log([...postgresReadTable(rows), "", `${target.name}: ${target.value} ${target.pass ? "PASS" : "FAIL"}`].join("\n"));
+  console.log(
+    [...postgresReadTable(rows), "", `${target.name}: ${target.value} ${target.pass ? "PASS" : "FAIL"}`].join("\n"),
+  );
 }
 
 async function main() {
@@ -285,23 +345,61 @@ async function main() {
     puts[factory.name] = await putBenchmark(factory);
     conversations[factory.name] = await conversationBenchmark(factory);
   }
-  const postgresReads: PostgresReadRow[] = saverFactories.includes(postgresFactory) ? await postgresReadBenchmarks(postgresReadPairs) : [];
-  const engine = { clean: await engineBenchmark("clean"), broken: await engineBenchmark("broken-mid"), floorGrowth: await memoryFloor() };
+  const postgresReads: PostgresReadRow[] = saverFactories.includes(postgresFactory)
+    ? await postgresReadBenchmarks(postgresReadPairs)
+    : [];
+  const engine = {
+    clean: await engineBenchmark("clean"),
+    broken: await engineBenchmark("broken-mid"),
+    floorGrowth: await memoryFloor(),
+  };
 
   const at1k = (state: HistoryState) => reads.filter((r) => r.size === 1000 && r.state === state);
   const targets: Target[] = [
-    ...at1k("clean").map((r) => ({ name: `clean getTuple overhead ≤ 1% at 1,000 messages (${r.backend})`, value: `${(r.overhead * 100).toFixed(3)}%`, pass: r.overhead <= 0.01 })),
-    ...at1k("clean").map((r) => ({ name: `clean read returns the inner tuple (${r.backend})`, value: String(r.sameTuple), pass: r.sameTuple === true })),
+    ...at1k("clean").map((r) => ({
+      name: `clean getTuple overhead ≤ 1% at 1,000 messages (${r.backend})`,
+      value: `${(r.overhead * 100).toFixed(3)}%`,
+      pass: r.overhead <= 0.01,
+    })),
+    ...at1k("clean").map((r) => ({
+      name: `clean read returns the inner tuple (${r.backend})`,
+      value: String(r.sameTuple),
+      pass: r.sameTuple === true,
+    })),
     ...(["broken-tail", "broken-mid"] as const).flatMap((state) =>
-      at1k(state).map((r) => ({ name: `${state} getTuple overhead ≤ 5% at 1,000 messages (${r.backend})`, value: `${(r.overhead * 100).toFixed(3)}%`, pass: r.overhead <= 0.05 })),
+      at1k(state).map((r) => ({
+        name: `${state} getTuple overhead ≤ 5% at 1,000 messages (${r.backend})`,
+        value: `${(r.overhead * 100).toFixed(3)}%`,
+        pass: r.overhead <= 0.05,
+      })),
     ),
     ...serdes
       .filter((r) => r.size === 1000 && (r.backend === "MemorySaver" || r.backend === "IORedisSaver"))
-      .map((r) => ({ name: `FastJsonPlusSerializer getTuple ≥ 5× stock at 1,000 messages, identical result (${r.backend})`, value: `${r.speedup.toFixed(1)}×, ${r.identical ? "identical" : "DIFFERENT"}`, pass: r.speedup >= 5 && r.identical })),
-    { name: "repairMessages ≥ 10 M msg/s on a clean list (1,000)", value: `${(engine.clean.perSecond1k / 1e6).toFixed(1)} M/s`, pass: engine.clean.perSecond1k >= 10e6 },
-    { name: "repairMessages ≥ 1 M msg/s on a broken list (1,000)", value: `${(engine.broken.perSecond1k / 1e6).toFixed(1)} M/s`, pass: engine.broken.perSecond1k >= 1e6 },
-    { name: "repairMessages: 10,000 clean cost ≤ 12× 1,000", value: `${engine.clean.growth.toFixed(1)}×`, pass: engine.clean.growth <= 12 },
-    { name: "repairMessages: 10,000 broken cost ≤ 12× 1,000", value: `${engine.broken.growth.toFixed(1)}×`, pass: engine.broken.growth <= 12 },
+      .map((r) => ({
+        name: `FastJsonPlusSerializer getTuple ≥ 5× stock at 1,000 messages, identical result (${r.backend})`,
+        value: `${r.speedup.toFixed(1)}×, ${r.identical ? "identical" : "DIFFERENT"}`,
+        pass: r.speedup >= 5 && r.identical,
+      })),
+    {
+      name: "repairMessages ≥ 10 M msg/s on a clean list (1,000)",
+      value: `${(engine.clean.perSecond1k / 1e6).toFixed(1)} M/s`,
+      pass: engine.clean.perSecond1k >= 10e6,
+    },
+    {
+      name: "repairMessages ≥ 1 M msg/s on a broken list (1,000)",
+      value: `${(engine.broken.perSecond1k / 1e6).toFixed(1)} M/s`,
+      pass: engine.broken.perSecond1k >= 1e6,
+    },
+    {
+      name: "repairMessages: 10,000 clean cost ≤ 12× 1,000",
+      value: `${engine.clean.growth.toFixed(1)}×`,
+      pass: engine.clean.growth <= 12,
+    },
+    {
+      name: "repairMessages: 10,000 broken cost ≤ 12× 1,000",
+      value: `${engine.broken.growth.toFixed(1)}×`,
+      pass: engine.broken.growth <= 12,
+    },
     ...(postgresReads.length > 0 ? [postgresReadTarget(postgresReads)] : []),
   ];
 
@@ -312,13 +410,19 @@ async function main() {
     "",
     "| backend | messages | history | raw getTuple ms | getTuple ratio | list ratio | sanitizer's own cost |",
     "|---|---:|---|---:|---:|---:|---:|",
-    ...reads.map((r) => `| ${r.backend} | ${r.size} | ${r.state} | ${r.getTuple.rawMs.toFixed(2)} | ${fmt(r.getTuple)} | ${fmt(r.list)} | ${r.ownMs.toFixed(4)} ms (${(r.overhead * 100).toFixed(3)}%) |`),
+    ...reads.map(
+      (r) =>
+        `| ${r.backend} | ${r.size} | ${r.state} | ${r.getTuple.rawMs.toFixed(2)} | ${fmt(r.getTuple)} | ${fmt(r.list)} | ${r.ownMs.toFixed(4)} ms (${(r.overhead * 100).toFixed(3)}%) |`,
+    ),
     "",
     "getTuple with FastJsonPlusSerializer against the stock JsonPlusSerializer, reading the same stored thread (no sanitizer):",
     "",
     "| backend | messages | stock ms | fast ms | speedup | identical result |",
     "|---|---:|---:|---:|---:|---|",
-    ...serdes.map((r) => `| ${r.backend} | ${r.size} | ${r.stockMs.toFixed(2)} | ${r.fastMs.toFixed(2)} | ${r.speedup.toFixed(1)}× (${r.spread[0].toFixed(1)}–${r.spread[1].toFixed(1)}) | ${r.identical ? "yes" : "NO"} |`),
+    ...serdes.map(
+      (r) =>
+        `| ${r.backend} | ${r.size} | ${r.stockMs.toFixed(2)} | ${r.fastMs.toFixed(2)} | ${r.speedup.toFixed(1)}× (${r.spread[0].toFixed(1)}–${r.spread[1].toFixed(1)}) | ${r.identical ? "yes" : "NO"} |`,
+    ),
     "",
     "| backend | put + putWrites ratio (1,000 messages) | 20-turn conversation ratio |",
     "|---|---:|---:|",
@@ -334,14 +438,25 @@ async function main() {
   ].join("\n");
 
   mkdirSync("benchmarks/results", { recursive: true });
-  writeFileSync("benchmarks/results/latest.json", JSON.stringify({ quick, node: process.version, reads, serdes, puts, conversations, postgresReads, engine, targets }, null, 2));
+  writeFileSync(
+    "benchmarks/results/latest.json",
+    JSON.stringify(
+      { quick, node: process.version, reads, serdes, puts, conversations, postgresReads, engine, targets },
+      null,
+      2,
+    ),
+  );
   if (writeSummary) {
     writeFileSync("benchmarks/results/summary.md", md);
     writeFileSync("benchmarks/results/summary.svg", chart(reads));
   }
   console.log(md);
-  const wrote = writeSummary ? "{latest.json,summary.md,summary.svg}" : "latest.json (summary unchanged: pass --write-summary)";
-  process.stderr.write(`done in ${((performance.now() - started) / 1000).toFixed(1)} s; wrote benchmarks/results/${wrote}\n`);
+  const wrote = writeSummary
+    ? "{latest.json,summary.md,summary.svg}"
+    : "latest.json (summary unchanged: pass --write-summary)";
+  process.stderr.write(
+    `done in ${((performance.now() - started) / 1000).toFixed(1)} s; wrote benchmarks/results/${wrote}\n`,
+  );
 }
 
 await (postgresOnly ? postgresOnlyMain() : main());

@@ -24,7 +24,11 @@ export interface Comparison {
  * Times `raw` and `sanitized` in pairs, alternating which goes first so that
  * warm caches and GC favour neither, and compares them pair by pair.
  */
-export async function compare(raw: () => Promise<unknown>, sanitized: () => Promise<unknown>, pairs: number): Promise<Comparison> {
+export async function compare(
+  raw: () => Promise<unknown>,
+  sanitized: () => Promise<unknown>,
+  pairs: number,
+): Promise<Comparison> {
   const time = async (fn: () => Promise<unknown>) => {
     const start = performance.now();
     await fn();
@@ -49,5 +53,11 @@ export async function compare(raw: () => Promise<unknown>, sanitized: () => Prom
     sanitizedTimes.push(s);
     ratios.push(s / r);
   }
-  return { rawMs: median(rawTimes), sanitizedMs: median(sanitizedTimes), ratio: median(ratios), spread: [quantile(ratios, 0.25), quantile(ratios, 0.75)], pairs };
+  return {
+    rawMs: median(rawTimes),
+    sanitizedMs: median(sanitizedTimes),
+    ratio: median(ratios),
+    spread: [quantile(ratios, 0.25), quantile(ratios, 0.75)],
+    pairs,
+  };
 }

@@ -35,7 +35,9 @@ line("   repairs made when the thread was loaded:");
 for (const event of events) {
   for (const repair of event.repairs) {
     const detail = repair.toolCallId ? ` for ${repair.toolCallId}` : "";
-    line(`   - [${repair.kind}] ${repair.action} ${(repair.message as { type: string }).type} at ${event.channel}[${repair.index}]${detail}`);
+    line(
+      `   - [${repair.kind}] ${repair.action} ${(repair.message as { type: string }).type} at ${event.channel}[${repair.index}]${detail}`,
+    );
   }
 }
 line();

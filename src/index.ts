@@ -1,10 +1,12 @@
+export { repairMessages, type RepairOptions, type RepairResult, type TailMode } from "./repair/repair-messages.js";
 export {
-  repairMessages,
-  type RepairOptions,
-  type RepairResult,
-  type TailMode,
-} from "./repair/repair-messages.js";
-export { PATTERNS, type Pattern, type PatternId, type Repair, type RepairAction, type RepairKind } from "./repair/patterns.js";
+  PATTERNS,
+  type Pattern,
+  type PatternId,
+  type Repair,
+  type RepairAction,
+  type RepairKind,
+} from "./repair/patterns.js";
 export { MARKER_PRESETS, type MarkerOption, type MarkerTexts } from "./repair/markers.js";
 export { isSyntheticMessage, SYNTHETIC_ID_PREFIX, type BridgeRole } from "./repair/synthetic.js";
 export {

@@ -5,7 +5,9 @@ import { BRIDGE_ROLES, type BridgeRole } from "./repair/synthetic.js";
 /** Throws a `TypeError` naming `name` unless `value` is one of `allowed`. */
 export function assertOneOf<T>(name: string, value: unknown, allowed: readonly T[]): asserts value is T {
   if (!allowed.includes(value as T)) {
-    throw new TypeError(`${name} must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}, got ${JSON.stringify(value)}.`);
+    throw new TypeError(
+      `${name} must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}, got ${JSON.stringify(value)}.`,
+    );
   }
 }
 

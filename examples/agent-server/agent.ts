@@ -18,7 +18,10 @@ export function exampleAgent({ searchDelayMs = 3000 } = {}) {
     script: (messages: BaseMessage[]) => {
       const last = messages.at(-1)!;
       if (last.type === "tool") return { content: `Here is what I found: ${String(last.content)}` };
-      return { content: "Let me look that up. ", toolCalls: [{ name: "search", args: { query: String(last.content) } }] };
+      return {
+        content: "Let me look that up. ",
+        toolCalls: [{ name: "search", args: { query: String(last.content) } }],
+      };
     },
   });
   const { builder } = reactGraph({

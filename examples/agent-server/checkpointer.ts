@@ -34,19 +34,34 @@ export async function openCheckpointer(env: NodeJS.ProcessEnv = process.env): Pr
     case "sqlite": {
       const location = env.SQLITE_PATH ?? "agent-server.sqlite";
       const db = new Database(location);
-      return { backend, location, checkpointer: new SanitizingCheckpointer(new SqliteSaver(db, serde)), close: async () => void db.close() };
+      return {
+        backend,
+        location,
+        checkpointer: new SanitizingCheckpointer(new SqliteSaver(db, serde)),
+        close: async () => void db.close(),
+      };
     }
     case "postgres": {
       const location = env.POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
       const pool = new pg.Pool({ connectionString: location });
       const saver = new PostgresSaver(pool, serde, { schema: env.POSTGRES_SCHEMA ?? "public" });
       await saver.setup();
-      return { backend, location: redact(location), checkpointer: new SanitizingCheckpointer(saver), close: () => pool.end() };
+      return {
+        backend,
+        location: redact(location),
+        checkpointer: new SanitizingCheckpointer(saver),
+        close: () => pool.end(),
+      };
     }
     case "redis": {
       const location = env.REDIS_URL ?? "redis://127.0.0.1:6379";
       const saver = new IORedisSaver(location, { keyPrefix: env.REDIS_PREFIX ?? "agent-server" });
-      return { backend, location: redact(location), checkpointer: new SanitizingCheckpointer(saver), close: () => saver.close() };
+      return {
+        backend,
+        location: redact(location),
+        checkpointer: new SanitizingCheckpointer(saver),
+        close: () => saver.close(),
+      };
     }
     default:
       throw new Error(`CHECKPOINTER must be one of ${BACKENDS.join(", ")}, got ${JSON.stringify(backend)}.`);

@@ -17,7 +17,8 @@ import { startAgentServer } from "./server.js";
 
 function numberFromEnv(name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 0 || value > max) throw new Error(`${name} must be a whole number from 0 to ${max}, got ${JSON.stringify(process.env[name])}.`);
+  if (!Number.isInteger(value) || value < 0 || value > max)
+    throw new Error(`${name} must be a whole number from 0 to ${max}, got ${JSON.stringify(process.env[name])}.`);
   return value;
 }
 
@@ -25,11 +26,17 @@ async function main() {
   const port = numberFromEnv("PORT", 2024, 65535);
   const searchDelayMs = numberFromEnv("SEARCH_DELAY_MS", 3000);
   const store = await openCheckpointer();
-  const server = await startAgentServer({ graphs: { agent: exampleAgent({ searchDelayMs }) }, checkpointer: store.checkpointer, port }).catch(async (error) => {
+  const server = await startAgentServer({
+    graphs: { agent: exampleAgent({ searchDelayMs }) },
+    checkpointer: store.checkpointer,
+    port,
+  }).catch(async (error) => {
     await store.close();
     throw error;
   });
-  console.log(`Agent Server listening on ${server.url} (assistant "agent"; SanitizingCheckpointer around ${store.backend} at ${store.location})`);
+  console.log(
+    `Agent Server listening on ${server.url} (assistant "agent"; SanitizingCheckpointer around ${store.backend} at ${store.location})`,
+  );
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, async () => {
       await server.close();

@@ -28,7 +28,12 @@ export interface AgentServer {
 }
 
 /** Starts the server on 127.0.0.1 only; it is not meant to face the internet without auth in front. */
-export async function startAgentServer({ graphs, checkpointer, threads = new InMemoryThreadStore(), port = 0 }: AgentServerOptions): Promise<AgentServer> {
+export async function startAgentServer({
+  graphs,
+  checkpointer,
+  threads = new InMemoryThreadStore(),
+  port = 0,
+}: AgentServerOptions): Promise<AgentServer> {
   const app = createEmbedServer({ graph: graphs, threads, checkpointer });
   const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port }) as Server;
   await new Promise<void>((resolve, reject) => {

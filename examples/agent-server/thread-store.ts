@@ -41,11 +41,18 @@ export class InMemoryThreadStore implements ThreadSaver {
     this.threads.delete(id);
   }
 
-  async *search(options: { metadata?: Metadata; limit: number; offset: number; sortBy: "created_at" | "updated_at"; sortOrder: "asc" | "desc" }) {
+  async *search(options: {
+    metadata?: Metadata;
+    limit: number;
+    offset: number;
+    sortBy: "created_at" | "updated_at";
+    sortOrder: "asc" | "desc";
+  }) {
     const wanted = Object.entries(options.metadata ?? {});
     const matches = [...this.threads.values()]
       .filter((thread) => wanted.every(([key, value]) => thread.metadata[key] === value))
       .sort((a, b) => a[options.sortBy].localeCompare(b[options.sortBy]) * (options.sortOrder === "asc" ? 1 : -1));
-    for (const thread of matches.slice(options.offset, options.offset + options.limit)) yield { thread, total: matches.length };
+    for (const thread of matches.slice(options.offset, options.offset + options.limit))
+      yield { thread, total: matches.length };
   }
 }

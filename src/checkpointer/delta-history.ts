@@ -21,7 +21,8 @@ const messagesOrList = (value: unknown): boolean =>
  */
 function holdsMessages(history: DeltaChannelHistory): boolean {
   const seed = isDeltaSnapshot(history.seed) ? history.seed.value : history.seed;
-  if (seed === undefined ? history.writes.length === 0 : !(Array.isArray(seed) && seed.every(isMessageLike))) return false;
+  if (seed === undefined ? history.writes.length === 0 : !(Array.isArray(seed) && seed.every(isMessageLike)))
+    return false;
   return history.writes.every(([, , value]) => messagesOrList(overwritten(value)));
 }
 

@@ -72,8 +72,13 @@ export class DeltaReads {
         earlier.push(...first.repairs);
         list = [...first.messages, ...messages.slice(start.length)];
       }
-      const recovered = decision.tail === "repair" ? strandedResults(decision.pendingWrites, channel).messages : undefined;
-      const result = repairMessages(list, { ...this.settings.repair, tail: decision.tail, recoveredResults: recovered });
+      const recovered =
+        decision.tail === "repair" ? strandedResults(decision.pendingWrites, channel).messages : undefined;
+      const result = repairMessages(list, {
+        ...this.settings.repair,
+        tail: decision.tail,
+        recoveredResults: recovered,
+      });
       if (earlier.length === 0 && result.repairs.length === 0) continue;
       lists.set(channel, result.messages);
       repaired.push({ channel, repairs: [...earlier, ...result.repairs] });

@@ -56,7 +56,9 @@ function assertSaver(inner: unknown): asserts inner is BaseCheckpointSaver {
 function assertChannels(channels: unknown): void {
   if (channels === undefined) return;
   if (!Array.isArray(channels) || channels.length === 0 || !channels.every((c) => typeof c === "string" && c !== "")) {
-    throw new TypeError(`channels must be a non-empty array of channel names (strings), got ${JSON.stringify(channels)}.`);
+    throw new TypeError(
+      `channels must be a non-empty array of channel names (strings), got ${JSON.stringify(channels)}.`,
+    );
   }
 }
 
@@ -174,7 +176,11 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     return this.deltaReads.read(options);
   }
 
-  private sanitize(tuple: CheckpointTuple, tail: TailMode | "off", operation: RepairEvent["operation"]): CheckpointTuple {
+  private sanitize(
+    tuple: CheckpointTuple,
+    tail: TailMode | "off",
+    operation: RepairEvent["operation"],
+  ): CheckpointTuple {
     if (tail === "off") return tuple;
     const { tuple: result, repaired } = sanitizeTuple(tuple, tail, this.settings);
     const configurable = tuple.config.configurable ?? {};

@@ -15,7 +15,10 @@ export interface StrandedResults {
  * the channel yet (pattern N): with parallel tasks, a cancelled run keeps the
  * finished siblings' writes, and new input would discard them.
  */
-export function strandedResults(pendingWrites: readonly CheckpointPendingWrite[] | undefined, channel: string): StrandedResults {
+export function strandedResults(
+  pendingWrites: readonly CheckpointPendingWrite[] | undefined,
+  channel: string,
+): StrandedResults {
   const found: StrandedResults = { messages: [], byWrite: new Map() };
   pendingWrites?.forEach(([, writeChannel, value], index) => {
     if (writeChannel !== channel) return;

@@ -1,4 +1,12 @@
-import { ERROR, INTERRUPT, RESUME, SCHEDULED, TASKS, type Checkpoint, type CheckpointPendingWrite } from "@langchain/langgraph-checkpoint";
+import {
+  ERROR,
+  INTERRUPT,
+  RESUME,
+  SCHEDULED,
+  TASKS,
+  type Checkpoint,
+  type CheckpointPendingWrite,
+} from "@langchain/langgraph-checkpoint";
 
 // Mirrors @langchain/langgraph's START and ERROR_SOURCE_NODE, which the checkpoint package does not export.
 const START = "__start__";

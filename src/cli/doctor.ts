@@ -69,8 +69,11 @@ function unstoredDeltaChannels(tuple: CheckpointTuple): string[] {
 /** Metadata LangGraph keeps for delta channels, after `snapshotted` got a snapshot (its counters restart). */
 function deltaMetadata(metadata: CheckpointMetadata | undefined, snapshotted: readonly string[]) {
   const kept: Partial<CheckpointMetadata> & Record<string, unknown> = {};
-  if ((metadata as Record<string, unknown> | undefined)?.delta_writes_versioned === true) kept.delta_writes_versioned = true;
-  const counters = Object.entries(metadata?.counters_since_delta_snapshot ?? {}).filter(([c]) => !snapshotted.includes(c));
+  if ((metadata as Record<string, unknown> | undefined)?.delta_writes_versioned === true)
+    kept.delta_writes_versioned = true;
+  const counters = Object.entries(metadata?.counters_since_delta_snapshot ?? {}).filter(
+    ([c]) => !snapshotted.includes(c),
+  );
   if (counters.length > 0) kept.counters_since_delta_snapshot = Object.fromEntries(counters);
   return kept;
 }
@@ -111,12 +114,19 @@ async function storeRepair(
  * {@link SanitizingCheckpointer} as a graph would (the tuple, then the delta channels it does not store),
  * so the doctor and the runtime judge a thread alike.
  */
-async function sanitizingRead(reader: SanitizingCheckpointer, events: RepairEvent[], config: { configurable: ThreadConfig }) {
+async function sanitizingRead(
+  reader: SanitizingCheckpointer,
+  events: RepairEvent[],
+  config: { configurable: ThreadConfig },
+) {
   events.length = 0;
   const tuple = await reader.getTuple(config);
   if (tuple === undefined) return undefined;
   const deltaChannels = unstoredDeltaChannels(tuple);
-  const histories = deltaChannels.length > 0 ? await reader.getDeltaChannelHistory({ config: tuple.config, channels: deltaChannels }) : {};
+  const histories =
+    deltaChannels.length > 0
+      ? await reader.getDeltaChannelHistory({ config: tuple.config, channels: deltaChannels })
+      : {};
   // A repaired delta channel comes back as a seed holding its repaired list: stored as is, the graph reads that list.
   const snapshots: Record<string, unknown> = {};
   for (const event of events) {
@@ -129,14 +139,27 @@ type ThreadConfig = { thread_id: string; checkpoint_ns: string };
 
 /** Scans the latest checkpoint of every thread and namespace of `store`. */
 export async function runDoctor(store: OpenStore, options: DoctorOptions): Promise<DoctorReport> {
-  const report: DoctorReport = { store: store.description, scanned: 0, broken: 0, fixed: 0, patterns: {}, threadsByPattern: {}, threads: [] };
+  const report: DoctorReport = {
+    store: store.description,
+    scanned: 0,
+    broken: 0,
+    fixed: 0,
+    patterns: {},
+    threadsByPattern: {},
+    threads: [],
+  };
   const events: RepairEvent[] = [];
-  const reader = new SanitizingCheckpointer(store.saver, { markers: options.markers, onRepair: (event) => events.push(event) });
+  const reader = new SanitizingCheckpointer(store.saver, {
+    markers: options.markers,
+    onRepair: (event) => events.push(event),
+  });
   for await (const ref of store.threads({ threadId: options.threadId, checkpointNs: options.checkpointNs })) {
     if (options.limit !== undefined && report.scanned >= options.limit) break;
     report.scanned++;
     options.onProgress?.(report.scanned);
-    const read = await sanitizingRead(reader, events, { configurable: { thread_id: ref.threadId, checkpoint_ns: ref.checkpointNs } });
+    const read = await sanitizingRead(reader, events, {
+      configurable: { thread_id: ref.threadId, checkpoint_ns: ref.checkpointNs },
+    });
     if (read === undefined || read.repaired.length === 0) continue;
     const { tuple, repaired, snapshots } = read;
 
@@ -152,7 +175,12 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
       action: interrupted ? "paused-at-interrupt" : "would-fix",
     };
     if (options.fix && !interrupted) {
-      finding.fixedCheckpointId = await storeRepair(store.saver, tuple, repaired.map((c) => c.channel), snapshots);
+      finding.fixedCheckpointId = await storeRepair(
+        store.saver,
+        tuple,
+        repaired.map((c) => c.channel),
+        snapshots,
+      );
       finding.action = "fixed";
       report.fixed++;
     }

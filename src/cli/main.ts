@@ -49,7 +49,10 @@ function parse(argv: string[]) {
   }
   const { values, positionals } = parsed;
   if (values.help) return { help: true as const };
-  if (positionals[0] !== "doctor" || positionals.length > 1) throw new DoctorUsageError(positionals.length === 0 ? "missing command: doctor" : `unknown command: ${positionals.join(" ")}`);
+  if (positionals[0] !== "doctor" || positionals.length > 1)
+    throw new DoctorUsageError(
+      positionals.length === 0 ? "missing command: doctor" : `unknown command: ${positionals.join(" ")}`,
+    );
   const stores = (["sqlite", "postgres", "redis"] as const).filter((s) => values[s] !== undefined);
   if (stores.length !== 1) throw new DoctorUsageError("give exactly one of --sqlite FILE, --postgres URL, --redis URL");
   if (values.schema !== undefined && !values.postgres) throw new DoctorUsageError("--schema goes with --postgres");
@@ -57,7 +60,8 @@ function parse(argv: string[]) {
   let limit: number | undefined;
   if (values.limit !== undefined) {
     limit = Number(values.limit);
-    if (!Number.isInteger(limit) || limit <= 0) throw new DoctorUsageError(`--limit takes a positive whole number, got ${values.limit}`);
+    if (!Number.isInteger(limit) || limit <= 0)
+      throw new DoctorUsageError(`--limit takes a positive whole number, got ${values.limit}`);
   }
   const markers = values.markers as keyof typeof MARKER_PRESETS | undefined;
   if (markers !== undefined && !Object.hasOwn(MARKER_PRESETS, markers)) {
@@ -79,26 +83,49 @@ const count = (patterns: Partial<Record<PatternId, number>>) =>
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join("  ")).join("\n");
+  return rows
+    .map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join("  "))
+    .join("\n");
 }
 
 /** The report as text: a summary by pattern, then the affected threads. */
 function formatReport(report: DoctorReport, fix: boolean): string {
   const paused = report.threads.filter((t) => t.action === "paused-at-interrupt").length;
-  const lines = [`Scanned ${report.scanned} thread namespaces in ${report.store}: ${report.broken} broken${paused ? `, ${paused} of them paused at an interrupt (never touched)` : ""}${fix ? `, ${report.fixed} fixed` : ""}.`];
+  const lines = [
+    `Scanned ${report.scanned} thread namespaces in ${report.store}: ${report.broken} broken${paused ? `, ${paused} of them paused at an interrupt (never touched)` : ""}${fix ? `, ${report.fixed} fixed` : ""}.`,
+  ];
   if (report.broken === 0) return lines.join("\n");
   const kinds = (Object.keys(PATTERNS) as PatternId[]).filter((k) => report.patterns[k]);
-  lines.push("", table([["pattern", "threads", "repairs", "shape"], ...kinds.map((k) => [k, String(report.threadsByPattern[k]), String(report.patterns[k]), PATTERNS[k].shape])]));
-  const action = { "would-fix": "would fix (run with --fix)", fixed: "fixed", "paused-at-interrupt": "paused at interrupt: left alone" } as const;
+  lines.push(
+    "",
+    table([
+      ["pattern", "threads", "repairs", "shape"],
+      ...kinds.map((k) => [k, String(report.threadsByPattern[k]), String(report.patterns[k]), PATTERNS[k].shape]),
+    ]),
+  );
+  const action = {
+    "would-fix": "would fix (run with --fix)",
+    fixed: "fixed",
+    "paused-at-interrupt": "paused at interrupt: left alone",
+  } as const;
   lines.push(
     "",
     table([
       ["thread", "namespace", "repairs", "pending tasks", "action"],
-      ...report.threads.map((t) => [t.threadId, JSON.stringify(t.checkpointNs), count(t.patterns), t.pendingTasks ? "yes" : "no", action[t.action]]),
+      ...report.threads.map((t) => [
+        t.threadId,
+        JSON.stringify(t.checkpointNs),
+        count(t.patterns),
+        t.pendingTasks ? "yes" : "no",
+        action[t.action],
+      ]),
     ]),
   );
   if (!fix && report.threads.some((t) => t.action === "would-fix")) {
-    lines.push("", "Dry run: --fix would store each repair as a new checkpoint (source \"update\") after the one shown, leaving history intact.");
+    lines.push(
+      "",
+      'Dry run: --fix would store each repair as a new checkpoint (source "update") after the one shown, leaving history intact.',
+    );
   }
   return lines.join("\n");
 }
@@ -129,7 +156,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         : undefined,
     });
     if (io.isTTY) io.stderr("\r\x1b[K");
-    io.stdout(args.values.json ? JSON.stringify({ ...report, fix: args.values.fix }, null, 2) : formatReport(report, args.values.fix));
+    io.stdout(
+      args.values.json
+        ? JSON.stringify({ ...report, fix: args.values.fix }, null, 2)
+        : formatReport(report, args.values.fix),
+    );
     return report.broken > 0 ? 1 : 0;
   } catch (error) {
     if (error instanceof DoctorUsageError) io.stderr(`langgraph-checkpoint-sanitizer: ${error.message}\n${USAGE}`);

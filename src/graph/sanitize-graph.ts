@@ -42,7 +42,10 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 function isCompiledGraph(value: unknown): value is CompiledGraphLike {
   return (
-    isObject(value) && "checkpointer" in value && typeof value.getState === "function" && typeof value.withConfig === "function"
+    isObject(value) &&
+    "checkpointer" in value &&
+    typeof value.getState === "function" &&
+    typeof value.withConfig === "function"
   );
 }
 
@@ -50,7 +53,8 @@ function isAgent(value: unknown): value is AgentLike {
   return isObject(value) && isCompiledGraph(value.graph) && typeof value.withConfig === "function";
 }
 
-const isPromiseLike = (value: unknown): value is PromiseLike<unknown> => isObject(value) && typeof value.then === "function";
+const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
+  isObject(value) && typeof value.then === "function";
 
 /**
  * Protects a graph whose checkpointer the server assigns: whatever saver is, or is later, set on it (by `compile`, by
@@ -85,7 +89,10 @@ function protect<T>(target: T, protection: Protection): T {
     protectWithConfig(target, protection);
     return target;
   }
-  const got = isObject(target) && typeof target.compile === "function" ? "an uncompiled graph: call .compile() first" : typeof target;
+  const got =
+    isObject(target) && typeof target.compile === "function"
+      ? "an uncompiled graph: call .compile() first"
+      : typeof target;
   throw new TypeError(
     `sanitizeGraph needs a compiled graph (builder.compile()), a createAgent agent or a function returning one; got ${got}.`,
   );
@@ -94,7 +101,9 @@ function protect<T>(target: T, protection: Protection): T {
 function protectFactory(factory: (...args: unknown[]) => unknown, protection: Protection) {
   return function sanitizedGraphFactory(this: unknown, ...args: unknown[]) {
     const graph = factory.apply(this, args);
-    return isPromiseLike(graph) ? Promise.resolve(graph).then((g) => protect(g, protection)) : protect(graph, protection);
+    return isPromiseLike(graph)
+      ? Promise.resolve(graph).then((g) => protect(g, protection))
+      : protect(graph, protection);
   };
 }
 

@@ -253,8 +253,17 @@ export function hasRunnableCalls(message: unknown): boolean {
 /** The characters `String.prototype.trim` removes. */
 function isWhitespace(code: number): boolean {
   return (
-    (code >= 9 && code <= 13) || code === 32 || code === 160 || code === 5760 || (code >= 8192 && code <= 8202) ||
-    code === 8232 || code === 8233 || code === 8239 || code === 8287 || code === 12288 || code === 65279
+    (code >= 9 && code <= 13) ||
+    code === 32 ||
+    code === 160 ||
+    code === 5760 ||
+    (code >= 8192 && code <= 8202) ||
+    code === 8232 ||
+    code === 8233 ||
+    code === 8239 ||
+    code === 8287 ||
+    code === 12288 ||
+    code === 65279
   );
 }
 

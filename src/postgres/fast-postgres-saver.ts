@@ -87,7 +87,9 @@ export class FastPostgresSaver extends PostgresSaver {
     for (const stored of await this.readCheckpoints(selection, args)) {
       const { threadId, checkpointNs, checkpointId } = stored;
       if (needsSendsMigration(stored)) {
-        const legacy = { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpointId } };
+        const legacy = {
+          configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpointId },
+        };
         yield (await super.getTuple(legacy))!;
       } else {
         yield await this.toTuple(stored, threadId, checkpointNs);
@@ -112,7 +114,7 @@ export class FastPostgresSaver extends PostgresSaver {
     return {
       config: { configurable: { thread_id, checkpoint_ns, checkpoint_id: stored.checkpointId } },
       checkpoint: {
-        ...(checkpoint as CheckpointTuple["checkpoint"]),
+        ...checkpoint,
         channel_versions: checkpoint.channel_versions ?? {},
         versions_seen: checkpoint.versions_seen ?? {},
         channel_values: Object.fromEntries(values.map((blob, i) => [blob.channel, loaded[i]])),

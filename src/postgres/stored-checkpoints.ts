@@ -4,6 +4,7 @@
  *
  * @internal
  */
+import type { Checkpoint } from "@langchain/langgraph-checkpoint";
 import { BLOB_ROW, CHECKPOINT_ROW, type ReadRow } from "./read-sql.js";
 
 /** A stored value: its serde type and its bytes (`null` where the column is null). */
@@ -18,7 +19,7 @@ export interface StoredCheckpoint {
   checkpointId: string;
   parentCheckpointId: string | null;
   /** The `checkpoint` column, parsed. */
-  checkpoint: Record<string, any>;
+  checkpoint: StoredCheckpointColumn;
   /** The `metadata` column, parsed. */
   metadata: Record<string, unknown>;
   blobs: (StoredValue & { channel: string })[];
@@ -27,6 +28,10 @@ export interface StoredCheckpoint {
 
 const bytesOf = (row: ReadRow): Uint8Array | null =>
   row.json ?? (row.base64 === null ? null : Buffer.from(row.base64, "base64"));
+
+/** The `checkpoint` column: a checkpoint without its values, which are rows of their own. */
+export type StoredCheckpointColumn = Omit<Checkpoint, "channel_values" | "channel_versions" | "versions_seen"> &
+  Partial<Pick<Checkpoint, "channel_versions" | "versions_seen">>;
 
 /** The checkpoints in `rows`, in the order the statement selected them. */
 export function groupRows(rows: ReadRow[]): StoredCheckpoint[] {

@@ -62,7 +62,9 @@ const THREAD_PAGE = 500;
 
 /** The error the other savers give for a config without a required field, in their words. */
 function missingField(action: string, field: "thread_id" | "checkpoint_id"): Error {
-  return new Error(`Failed to ${action}. The passed RunnableConfig is missing a required "${field}" field in its "configurable" property.`);
+  return new Error(
+    `Failed to ${action}. The passed RunnableConfig is missing a required "${field}" field in its "configurable" property.`,
+  );
 }
 
 function isClient(value: unknown): value is Redis | Cluster {
@@ -153,7 +155,10 @@ export class IORedisSaver extends BaseCheckpointSaver {
       checkpointId = decodeId(latest);
     }
     // The writes are read alongside the checkpoint rather than after it: one round trip fewer.
-    const [stored, pendingWrites] = await Promise.all([this.client.hgetBuffer(keys.checkpoint, encodeId(checkpointId)), this.readWrites(keys, checkpointId)]);
+    const [stored, pendingWrites] = await Promise.all([
+      this.client.hgetBuffer(keys.checkpoint, encodeId(checkpointId)),
+      this.readWrites(keys, checkpointId),
+    ]);
     if (!stored) return undefined;
     return this.loadTuple(threadId, checkpointNs, checkpointId, keys, stored, () => Promise.resolve(pendingWrites));
   }
@@ -162,7 +167,8 @@ export class IORedisSaver extends BaseCheckpointSaver {
     const { before, filter } = options;
     let remaining = options.limit ?? Infinity;
     const threadId: string | undefined = config.configurable?.thread_id;
-    const threads = threadId !== undefined ? [threadId] : (await this.client.smembers(this.keys.threads)).map(decodeId).sort();
+    const threads =
+      threadId !== undefined ? [threadId] : (await this.client.smembers(this.keys.threads)).map(decodeId).sort();
     for (const thread of threads) {
       const namespaces =
         config.configurable?.checkpoint_ns !== undefined
@@ -170,11 +176,23 @@ export class IORedisSaver extends BaseCheckpointSaver {
           : await this.namespacesOf(thread);
       for (const checkpointNs of namespaces) {
         const keys = this.keys.namespace(thread, checkpointNs);
-        for await (const checkpointId of this.checkpointIds(keys, config.configurable?.checkpoint_id, before?.configurable?.checkpoint_id)) {
+        for await (const checkpointId of this.checkpointIds(
+          keys,
+          config.configurable?.checkpoint_id,
+          before?.configurable?.checkpoint_id,
+        )) {
           if (remaining <= 0) return;
           const stored = await this.client.hgetBuffer(keys.checkpoint, encodeId(checkpointId));
           if (!stored) continue;
-          const tuple = await this.loadTuple(thread, checkpointNs, checkpointId, keys, stored, () => this.readWrites(keys, checkpointId), filter);
+          const tuple = await this.loadTuple(
+            thread,
+            checkpointNs,
+            checkpointId,
+            keys,
+            stored,
+            () => this.readWrites(keys, checkpointId),
+            filter,
+          );
           if (tuple === undefined) continue;
           remaining -= 1;
           yield tuple;
@@ -247,7 +265,12 @@ export class IORedisSaver extends BaseCheckpointSaver {
     return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
   }
 
-  override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath = ""): Promise<void> {
+  override async putWrites(
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    taskId: string,
+    taskPath = "",
+  ): Promise<void> {
     const threadId: string | undefined = config.configurable?.thread_id;
     if (threadId === undefined) throw missingField("put writes", "thread_id");
     const checkpointId: string | undefined = config.configurable?.checkpoint_id;
@@ -294,7 +317,11 @@ export class IORedisSaver extends BaseCheckpointSaver {
   }
 
   /** Checkpoint ids of a namespace, newest first, read from the index a page at a time. */
-  private async *checkpointIds(keys: NamespaceKeys, only: string | undefined, before: string | undefined): AsyncGenerator<string> {
+  private async *checkpointIds(
+    keys: NamespaceKeys,
+    only: string | undefined,
+    before: string | undefined,
+  ): AsyncGenerator<string> {
     if (only) {
       if (!before || only < before) yield only;
       return;
@@ -320,21 +347,30 @@ export class IORedisSaver extends BaseCheckpointSaver {
   ): Promise<CheckpointTuple | undefined> {
     const { header, parts } = decodeFrame<CheckpointHeader>(stored);
     const metadata = (await this.serde.loadsTyped(header.metadataType, parts[1]!)) as CheckpointMetadata;
-    if (filter && !Object.entries(filter).every(([key, value]) => (metadata as Record<string, unknown>)[key] === value)) {
+    if (
+      filter &&
+      !Object.entries(filter).every(([key, value]) => (metadata as Record<string, unknown>)[key] === value)
+    ) {
       return undefined;
     }
     const checkpoint = (await this.serde.loadsTyped(header.checkpointType, parts[0]!)) as Checkpoint;
     const versions = Object.entries(checkpoint.channel_versions ?? {});
     const [blobs, pendingWrites] = await Promise.all([
-      versions.length > 0 ? this.client.hmgetBuffer(keys.blobs, ...versions.map(([ch, v]) => blobField(ch, v))) : Promise.resolve([]),
+      versions.length > 0
+        ? this.client.hmgetBuffer(keys.blobs, ...versions.map(([ch, v]) => blobField(ch, v)))
+        : Promise.resolve([]),
       writes(),
     ]);
     const channelValues: Record<string, unknown> = {};
     await Promise.all(
       blobs.map(async (blob, i) => {
         if (!blob) return;
-        const { header: blobHeader, parts: [bytes] } = decodeFrame<BlobHeader>(blob);
-        if (blobHeader.type !== "empty") channelValues[versions[i]![0]] = await this.serde.loadsTyped(blobHeader.type, bytes!);
+        const {
+          header: blobHeader,
+          parts: [bytes],
+        } = decodeFrame<BlobHeader>(blob);
+        if (blobHeader.type !== "empty")
+          channelValues[versions[i]![0]] = await this.serde.loadsTyped(blobHeader.type, bytes!);
       }),
     );
     checkpoint.channel_values = channelValues;
@@ -345,7 +381,9 @@ export class IORedisSaver extends BaseCheckpointSaver {
       checkpoint,
       metadata,
       pendingWrites,
-      ...(header.parent ? { parentConfig: { configurable: { ...config.configurable, checkpoint_id: header.parent } } } : {}),
+      ...(header.parent
+        ? { parentConfig: { configurable: { ...config.configurable, checkpoint_id: header.parent } } }
+        : {}),
     };
   }
 
@@ -357,10 +395,20 @@ export class IORedisSaver extends BaseCheckpointSaver {
       .filter((w): w is Buffer => w !== null)
       .map((w) => decodeFrame<WriteHeader>(w));
     frames.sort((a, b) =>
-      compareWritesSortKeys(writesSortKey(a.header.taskPath, a.header.taskId, a.header.idx), writesSortKey(b.header.taskPath, b.header.taskId, b.header.idx)),
+      compareWritesSortKeys(
+        writesSortKey(a.header.taskPath, a.header.taskId, a.header.idx),
+        writesSortKey(b.header.taskPath, b.header.taskId, b.header.idx),
+      ),
     );
     return Promise.all(
-      frames.map(async ({ header, parts }) => [header.taskId, header.channel, await this.serde.loadsTyped(header.type, parts[0]!)] as CheckpointPendingWrite),
+      frames.map(
+        async ({ header, parts }) =>
+          [
+            header.taskId,
+            header.channel,
+            await this.serde.loadsTyped(header.type, parts[0]!),
+          ] as CheckpointPendingWrite,
+      ),
     );
   }
 
@@ -369,10 +417,13 @@ export class IORedisSaver extends BaseCheckpointSaver {
    * parent; newer LangGraph expects them in `__pregel_tasks`, as every saver migrates them.
    */
   private async migratePendingSends(checkpoint: Checkpoint, keys: NamespaceKeys, parentId: string): Promise<void> {
-    const sends = (await this.readWrites(keys, parentId)).filter(([, channel]) => channel === TASKS).map(([, , value]) => value);
+    const sends = (await this.readWrites(keys, parentId))
+      .filter(([, channel]) => channel === TASKS)
+      .map(([, , value]) => value);
     checkpoint.channel_values[TASKS] = sends;
     const versions = Object.values(checkpoint.channel_versions);
-    checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
+    checkpoint.channel_versions[TASKS] =
+      versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
   }
 
   /** Adds to `multi` an EXPIRE of every key of the thread, when a TTL is set. */
@@ -380,7 +431,8 @@ export class IORedisSaver extends BaseCheckpointSaver {
     if (this.ttlSeconds === undefined) return;
     const namespacesKey = this.keys.namespaces(threadId);
     const namespaces = new Set([...(await this.client.smembers(namespacesKey)).map(decodeId), checkpointNs]);
-    for (const ns of namespaces) for (const key of Object.values(this.keys.namespace(threadId, ns))) multi.expire(key, this.ttlSeconds);
+    for (const ns of namespaces)
+      for (const key of Object.values(this.keys.namespace(threadId, ns))) multi.expire(key, this.ttlSeconds);
     multi.expire(namespacesKey, this.ttlSeconds);
   }
 }

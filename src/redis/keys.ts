@@ -33,7 +33,10 @@ export class KeyLayout {
   readonly threads: string;
 
   constructor(readonly prefix: string) {
-    if (/[{}]/.test(prefix)) throw new TypeError(`keyPrefix must not contain "{" or "}" (they would change the Cluster hash tag), got ${JSON.stringify(prefix)}.`);
+    if (/[{}]/.test(prefix))
+      throw new TypeError(
+        `keyPrefix must not contain "{" or "}" (they would change the Cluster hash tag), got ${JSON.stringify(prefix)}.`,
+      );
     this.threads = `${prefix}:threads`;
   }
 
@@ -58,11 +61,15 @@ export class KeyLayout {
 }
 
 /** The field of a channel value in `blobs`. */
-export const blobField = (channel: string, version: string | number): string => `${encodeId(channel)}|${encodeId(String(version))}`;
+export const blobField = (channel: string, version: string | number): string =>
+  `${encodeId(channel)}|${encodeId(String(version))}`;
 
 /** The field of a pending write in `writes` and `writes-index`. */
 export const writeField = (checkpointId: string, taskId: string, idx: number): string =>
   `${encodeId(checkpointId)}|${encodeId(taskId)}|${idx}`;
 
 /** ZRANGEBYLEX bounds that select exactly the write fields of one checkpoint (`}` follows `|`). */
-export const writeFieldRange = (checkpointId: string): [string, string] => [`[${encodeId(checkpointId)}|`, `(${encodeId(checkpointId)}}`];
+export const writeFieldRange = (checkpointId: string): [string, string] => [
+  `[${encodeId(checkpointId)}|`,
+  `(${encodeId(checkpointId)}}`,
+];

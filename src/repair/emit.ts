@@ -84,7 +84,12 @@ export function emit(units: readonly Unit[], ctx: EmitContext, repairs: Repair[]
       turn.results.forEach((result, slot) => {
         const { message, index, code, original } = result!;
         if (index < 0) {
-          insert({ ...patternOf(code!), message, ...(original !== undefined ? { original } : {}), ...messageRefs(message) });
+          insert({
+            ...patternOf(code!),
+            message,
+            ...(original !== undefined ? { original } : {}),
+            ...messageRefs(message),
+          });
           return;
         }
         if (rank(index) !== rank(previous) + 1) {

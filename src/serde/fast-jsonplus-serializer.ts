@@ -25,6 +25,7 @@ const decoder = new TextDecoder();
  * LangChain objects from stored data: read only checkpoints you wrote.
  */
 export class FastJsonPlusSerializer extends JsonPlusSerializer {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signature of SerializerProtocol.loadsTyped
   override async loadsTyped(type: string, data: Uint8Array | string): Promise<any> {
     if (type !== "json") return super.loadsTyped(type, data);
     const text = typeof data === "string" ? data : decoder.decode(data);

@@ -27,7 +27,11 @@ const entries = new Map<string, MessageClassEntry>();
  */
 function invertedAliases(ctor: MessageClass): Record<string, string> {
   const aliases: Record<string, string> = {};
-  for (let current: unknown = ctor; typeof current === "function" && current.prototype; current = Object.getPrototypeOf(current)) {
+  for (
+    let current: unknown = ctor;
+    typeof current === "function" && current.prototype;
+    current = Object.getPrototypeOf(current)
+  ) {
     Object.assign(aliases, Reflect.get(current.prototype as object, "lc_aliases"));
   }
   const inverted: Record<string, string> = {};
@@ -37,7 +41,9 @@ function invertedAliases(ctor: MessageClass): Record<string, string> {
 
 function isMessageClass(value: unknown): value is MessageClass {
   // Not `instanceof`: BaseMessage's Symbol.hasInstance checks instances, not prototypes.
-  return typeof value === "function" && Object.prototype.isPrototypeOf.call(messages.BaseMessage.prototype, value.prototype);
+  return (
+    typeof value === "function" && Object.prototype.isPrototypeOf.call(messages.BaseMessage.prototype, value.prototype)
+  );
 }
 
 function entryFor(ctor: MessageClass, name: string): MessageClassEntry {

@@ -32,7 +32,8 @@ function hasOnlyKeys(record: JsonObject, count: number): boolean {
 }
 
 /** `{ lc: 2, type: "undefined" }` and nothing else. */
-const isUndefinedRecord = (record: JsonObject) => record.lc === 2 && record.type === "undefined" && hasOnlyKeys(record, 2);
+const isUndefinedRecord = (record: JsonObject) =>
+  record.lc === 2 && record.type === "undefined" && hasOnlyKeys(record, 2);
 
 /**
  * A value inside a message's kwargs, as stock leaves it: it passes through
@@ -65,8 +66,10 @@ function reviveKwargsValue(value: JsonObject, depth: number): JsonObject {
 /** What `load()` builds from `{ lc: 1, type: "constructor", id, kwargs }`, for message classes. */
 function reviveMessage(record: JsonObject): unknown {
   const { id, kwargs } = record as { id: unknown[]; kwargs: unknown };
-  if (id.length !== 3 || id[0] !== "langchain_core" || id[1] !== "messages" || typeof id[2] !== "string") throw NEEDS_STOCK_REVIVER;
-  if (!isObject(kwargs) || Array.isArray(kwargs) || kwargs.lc !== undefined || !hasOnlyKeys(record, 4)) throw NEEDS_STOCK_REVIVER;
+  if (id.length !== 3 || id[0] !== "langchain_core" || id[1] !== "messages" || typeof id[2] !== "string")
+    throw NEEDS_STOCK_REVIVER;
+  if (!isObject(kwargs) || Array.isArray(kwargs) || kwargs.lc !== undefined || !hasOnlyKeys(record, 4))
+    throw NEEDS_STOCK_REVIVER;
   const entry = messageClass(id[2]);
   if (!entry) throw NEEDS_STOCK_REVIVER;
   const fields: JsonObject = {};
@@ -100,7 +103,8 @@ export function reviveJsonPlus(value: unknown): unknown {
   if (value.lc === 2) {
     if (isUndefinedRecord(value)) return undefined;
     // Also an undefined record with other keys: the stock reviver walks them first.
-    if (value.type === "undefined" || value.type === "constructor" || value.type === "delta_snapshot") throw NEEDS_STOCK_REVIVER;
+    if (value.type === "undefined" || value.type === "constructor" || value.type === "delta_snapshot")
+      throw NEEDS_STOCK_REVIVER;
   } else if (value.lc === 1 && value.type === "constructor" && Array.isArray(value.id)) {
     return reviveMessage(value);
   }

@@ -71,7 +71,13 @@ for (const factory of saverFactories) {
       await sanitizer.getTuple({ configurable: { thread_id: "direct" } });
       const repaired = (await sanitizer.getDeltaChannelHistory(options)).messages!;
       expect(repaired.writes).toEqual([]);
-      expect(types((repaired.seed as DeltaSnapshot<BaseMessage[]>).value)).toEqual(["human", "ai", "tool", "tool", "ai"]);
+      expect(types((repaired.seed as DeltaSnapshot<BaseMessage[]>).value)).toEqual([
+        "human",
+        "ai",
+        "tool",
+        "tool",
+        "ai",
+      ]);
       expect(events.map((e) => e.operation)).toEqual(["getDeltaChannelHistory"]);
     });
 

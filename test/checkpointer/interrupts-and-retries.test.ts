@@ -46,7 +46,8 @@ for (const factory of saverFactories) {
       const sanitized = await approveRun(new SanitizingCheckpointer(await open()), "hitl", field);
 
       // Interrupt ids derive from checkpoint ids, which are random per run: compare what was asked.
-      const asked = (r: typeof raw) => (r.paused as { __interrupt__?: { value: unknown }[] }).__interrupt__?.map((i) => i.value);
+      const asked = (r: typeof raw) =>
+        (r.paused as { __interrupt__?: { value: unknown }[] }).__interrupt__?.map((i) => i.value);
       expect(asked(sanitized)).toEqual(asked(raw));
       expect(asked(sanitized)).toEqual([{ action: "search", args: { city: "Paris" } }]);
       expect(sanitized.state.tasks.map((t) => t.interrupts.length)).toEqual([1]);

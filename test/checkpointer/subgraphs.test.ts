@@ -21,7 +21,9 @@ for (const factory of saverFactories) {
         it("wedges the thread on the raw saver", async () => {
           const raw = await open();
           await cancelFirstTurn(raw, stop, "t", placement);
-          const outcomes = await Promise.allSettled(PROVIDER_PROFILES.map((p) => nextTurn(raw, p, "t", undefined, placement)));
+          const outcomes = await Promise.allSettled(
+            PROVIDER_PROFILES.map((p) => nextTurn(raw, p, "t", undefined, placement)),
+          );
           expect(outcomes.some((o) => o.status === "rejected")).toBe(true);
         });
 
@@ -30,7 +32,13 @@ for (const factory of saverFactories) {
           for (const profile of PROVIDER_PROFILES) {
             const thread = `t-${profile}`;
             await cancelFirstTurn(new SanitizingCheckpointer(inner), stop, thread, placement);
-            const { messages, model } = await nextTurn(new SanitizingCheckpointer(inner), profile, thread, undefined, placement);
+            const { messages, model } = await nextTurn(
+              new SanitizingCheckpointer(inner),
+              profile,
+              thread,
+              undefined,
+              placement,
+            );
             expect(model.rejections).toEqual([]);
             expect(messages.at(-1)).toMatchObject({ type: "ai", content: "Happy to help with that." });
             expect(rejectingProviders(messages)).toEqual({});

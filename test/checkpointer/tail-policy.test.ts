@@ -25,20 +25,29 @@ for (const factory of saverFactories) {
     it("getTuple, run reached END: preserves the tail (client-side tool calls left on purpose)", async () => {
       const { inner, sanitizer } = await setup();
       const clientTools = new StateGraph(MessagesAnnotation)
-        .addNode("agent", () => ({ messages: [new AIMessage({ content: "", tool_calls: [{ id: "client_1", name: "pick_date", args: {} }] })] }))
+        .addNode("agent", () => ({
+          messages: [new AIMessage({ content: "", tool_calls: [{ id: "client_1", name: "pick_date", args: {} }] })],
+        }))
         .addEdge(START, "agent")
         .addEdge("agent", END)
         .compile({ checkpointer: sanitizer });
-      await clientTools.invoke({ messages: [new HumanMessage("book a table")] }, { configurable: { thread_id: "ended" } });
+      await clientTools.invoke(
+        { messages: [new HumanMessage("book a table")] },
+        { configurable: { thread_id: "ended" } },
+      );
       const config = { configurable: { thread_id: "ended" } };
-      expect(shape(messagesOf(await sanitizer.getTuple(config)))).toEqual(shape(messagesOf(await inner.getTuple(config))));
+      expect(shape(messagesOf(await sanitizer.getTuple(config)))).toEqual(
+        shape(messagesOf(await inner.getTuple(config))),
+      );
       expect(messagesOf(await sanitizer.getTuple(config)).at(-1)).toMatchObject({ tool_calls: [{ id: "client_1" }] });
     });
 
     it("getTuple, pending interrupt: preserves the tail (covered end to end in interrupts-and-retries)", async () => {
       const { inner, sanitizer, events } = await setup();
       const graph = new StateGraph(MessagesAnnotation)
-        .addNode("agent", () => ({ messages: [new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "send_email", args: {} }] })] }))
+        .addNode("agent", () => ({
+          messages: [new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "send_email", args: {} }] })],
+        }))
         .addNode("tools", () => {
           interrupt("approve?");
           return {};
@@ -58,7 +67,9 @@ for (const factory of saverFactories) {
       await cancelFirstTurn(sanitizer, "during-tools", "cancelled");
       const messages = messagesOf(await sanitizer.getTuple({ configurable: { thread_id: "cancelled" } }));
       expect(messages.map((m) => m.type)).toEqual(["human", "ai", "tool", "tool", "ai"]);
-      expect(events.map((e) => [e.operation, e.tail, e.channel, e.threadId, e.checkpointNs])).toEqual([["getTuple", "repair", "messages", "cancelled", ""]]);
+      expect(events.map((e) => [e.operation, e.tail, e.channel, e.threadId, e.checkpointNs])).toEqual([
+        ["getTuple", "repair", "messages", "cancelled", ""],
+      ]);
       expect(events[0]!.repairs.map((r) => r.code)).toEqual(["B", "B", "C"]);
     });
 
@@ -89,7 +100,8 @@ for (const factory of saverFactories) {
       const raw: BaseMessage[][] = [];
       for await (const t of inner.list({ configurable: { thread_id: "history" } })) raw.push(messagesOf(t) ?? []);
       const listed: BaseMessage[][] = [];
-      for await (const t of sanitizer.list({ configurable: { thread_id: "history" } })) listed.push(messagesOf(t) ?? []);
+      for await (const t of sanitizer.list({ configurable: { thread_id: "history" } }))
+        listed.push(messagesOf(t) ?? []);
 
       expect(listed).toHaveLength(raw.length);
       listed.forEach((messages, i) => {
@@ -134,7 +146,9 @@ for (const factory of saverFactories) {
         const { inner, sanitizer } = await setup();
         await cancelFirstTurn(inner, "during-tools", "r");
         const latest = await inner.getTuple({ configurable: { thread_id: "r" } });
-        const tuple = await sanitizer.getTuple({ configurable: { ...latest!.config.configurable, sanitizer: "repair" } });
+        const tuple = await sanitizer.getTuple({
+          configurable: { ...latest!.config.configurable, sanitizer: "repair" },
+        });
         expect(messagesOf(tuple).map((m) => m.type)).toEqual(["human", "ai", "tool", "tool", "ai"]);
       });
 

@@ -26,7 +26,14 @@ async function seed(saver: MemorySaver, thread: string, channel_values: Record<s
   const values = { ...channel_values, "branch:to:tools": null };
   return saver.put(
     { configurable: { thread_id: thread, checkpoint_ns: "" } },
-    { v: 4, id: `00000000-0000-6000-8000-00000000000${thread.length}`, ts: new Date(0).toISOString(), channel_values: values, channel_versions: {}, versions_seen: {} },
+    {
+      v: 4,
+      id: `00000000-0000-6000-8000-00000000000${thread.length}`,
+      ts: new Date(0).toISOString(),
+      channel_values: values,
+      channel_versions: {},
+      versions_seen: {},
+    },
     { source: "loop", step: 1, parents: {} },
   );
 }
@@ -60,8 +67,23 @@ describe("SanitizingCheckpointer as a decorator", () => {
     expect(wrapped.serde).toBe(inner.serde);
     expect(wrapped.inner).toBe(inner);
     const config = await seed(inner, "fwd", {});
-    const putConfig = await wrapped.put(config, { v: 4, id: "00000000-0000-6000-8000-000000000009", ts: "", channel_values: {}, channel_versions: {}, versions_seen: {} }, { source: "loop", step: 2, parents: {} }, {});
-    expect(putConfig.configurable).toMatchObject({ thread_id: "fwd", checkpoint_id: "00000000-0000-6000-8000-000000000009" });
+    const putConfig = await wrapped.put(
+      config,
+      {
+        v: 4,
+        id: "00000000-0000-6000-8000-000000000009",
+        ts: "",
+        channel_values: {},
+        channel_versions: {},
+        versions_seen: {},
+      },
+      { source: "loop", step: 2, parents: {} },
+      {},
+    );
+    expect(putConfig.configurable).toMatchObject({
+      thread_id: "fwd",
+      checkpoint_id: "00000000-0000-6000-8000-000000000009",
+    });
     await wrapped.putWrites(putConfig, [["messages", 1]], "task-1", "~__pregel_pull, tools");
     expect(inner.recordedWrites.at(-1)).toEqual([putConfig, [["messages", 1]], "task-1", "~__pregel_pull, tools"]);
     expect(wrapped.getNextVersion(3)).toBe(inner.getNextVersion(3));
@@ -73,8 +95,12 @@ describe("SanitizingCheckpointer as a decorator", () => {
     const inner = new MemorySaver();
     await seed(inner, "events", { messages: [human("h1"), human("h2")], other: [human("x"), human("y")] });
     const events: RepairEvent[] = [];
-    await new SanitizingCheckpointer(inner, { onRepair: (e) => events.push(e) }).getTuple({ configurable: { thread_id: "events" } });
-    expect(events.map((e) => [e.channel, e.threadId, e.checkpointNs, e.checkpointId, e.tail, e.repairs.map((r) => r.code)])).toEqual([
+    await new SanitizingCheckpointer(inner, { onRepair: (e) => events.push(e) }).getTuple({
+      configurable: { thread_id: "events" },
+    });
+    expect(
+      events.map((e) => [e.channel, e.threadId, e.checkpointNs, e.checkpointId, e.tail, e.repairs.map((r) => r.code)]),
+    ).toEqual([
       ["messages", "events", "", "00000000-0000-6000-8000-000000000006", "repair", ["A", "A"]],
       ["other", "events", "", "00000000-0000-6000-8000-000000000006", "repair", ["A", "A"]],
     ]);
@@ -82,8 +108,13 @@ describe("SanitizingCheckpointer as a decorator", () => {
 
   it("repairs only the listed channels when given, and leaves non-message channels alone by default", async () => {
     const inner = new MemorySaver();
-    await seed(inner, "chans", { parent_messages: [human("p1"), human("p2")], child_messages: [human("c1"), human("c2")], notes: ["hi", "there"] });
-    const read = (options = {}) => new SanitizingCheckpointer(inner, options).getTuple({ configurable: { thread_id: "chans" } });
+    await seed(inner, "chans", {
+      parent_messages: [human("p1"), human("p2")],
+      child_messages: [human("c1"), human("c2")],
+      notes: ["hi", "there"],
+    });
+    const read = (options = {}) =>
+      new SanitizingCheckpointer(inner, options).getTuple({ configurable: { thread_id: "chans" } });
     const all = (await read())!.checkpoint.channel_values;
     expect((all.parent_messages as unknown[]).length).toBe(4);
     expect((all.child_messages as unknown[]).length).toBe(4);
@@ -94,14 +125,46 @@ describe("SanitizingCheckpointer as a decorator", () => {
   });
 
   it.each([
-    ["no inner saver", () => new SanitizingCheckpointer(undefined as never), "SanitizingCheckpointer needs a checkpointer to wrap"],
-    ["an object that is not a saver", () => new SanitizingCheckpointer({ getTuple() {} } as never), "an object without list, put, putWrites"],
-    ["an unknown policy", () => new SanitizingCheckpointer(new MemorySaver(), { policy: "always" as never }), 'policy must be one of "auto", "repair", "preserve", "off", got "always".'],
-    ["a channel name that is not a string", () => new SanitizingCheckpointer(new MemorySaver(), { channels: ["messages", 3 as never] }), 'channels must be a non-empty array of channel names (strings), got ["messages",3].'],
-    ["an empty channel list", () => new SanitizingCheckpointer(new MemorySaver(), { channels: [] }), "channels must be a non-empty array"],
-    ["an unknown bridge role", () => new SanitizingCheckpointer(new MemorySaver(), { bridgeRole: "human" as never }), 'bridgeRole must be one of "ai", "system", got "human".'],
-    ["an unknown marker preset", () => new SanitizingCheckpointer(new MemorySaver(), { markers: "de" as never }), 'Unknown marker preset "de"'],
-    ["an onRepair that is not a function", () => new SanitizingCheckpointer(new MemorySaver(), { onRepair: "log" as never }), "onRepair must be a function."],
+    [
+      "no inner saver",
+      () => new SanitizingCheckpointer(undefined as never),
+      "SanitizingCheckpointer needs a checkpointer to wrap",
+    ],
+    [
+      "an object that is not a saver",
+      () => new SanitizingCheckpointer({ getTuple() {} } as never),
+      "an object without list, put, putWrites",
+    ],
+    [
+      "an unknown policy",
+      () => new SanitizingCheckpointer(new MemorySaver(), { policy: "always" as never }),
+      'policy must be one of "auto", "repair", "preserve", "off", got "always".',
+    ],
+    [
+      "a channel name that is not a string",
+      () => new SanitizingCheckpointer(new MemorySaver(), { channels: ["messages", 3 as never] }),
+      'channels must be a non-empty array of channel names (strings), got ["messages",3].',
+    ],
+    [
+      "an empty channel list",
+      () => new SanitizingCheckpointer(new MemorySaver(), { channels: [] }),
+      "channels must be a non-empty array",
+    ],
+    [
+      "an unknown bridge role",
+      () => new SanitizingCheckpointer(new MemorySaver(), { bridgeRole: "human" as never }),
+      'bridgeRole must be one of "ai", "system", got "human".',
+    ],
+    [
+      "an unknown marker preset",
+      () => new SanitizingCheckpointer(new MemorySaver(), { markers: "de" as never }),
+      'Unknown marker preset "de"',
+    ],
+    [
+      "an onRepair that is not a function",
+      () => new SanitizingCheckpointer(new MemorySaver(), { onRepair: "log" as never }),
+      "onRepair must be a function.",
+    ],
   ])("throws a clear error at construction for %s", (_, construct, message) => {
     expect(construct).toThrow(message);
   });

@@ -22,7 +22,11 @@ import { FIRST_QUESTION, agentModel, cancelFirstTurn, nextTurn } from "../suppor
 async function doctor(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(["doctor", ...argv], { stdout: (t) => out.push(t), stderr: (t) => err.push(t), isTTY: false });
+  const code = await main(["doctor", ...argv], {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    isTTY: false,
+  });
   return { code, stdout: out.join("\n"), stderr: err.join("\n") };
 }
 const json = async (...argv: string[]) => {
@@ -60,17 +64,32 @@ async function sqliteStore(): Promise<StoreUnderTest> {
   const dir = mkdtempSync(join(tmpdir(), "doctor-"));
   const file = join(dir, "threads.sqlite");
   const saver = SqliteSaver.fromConnString(file);
-  return { name: "sqlite", args: ["--sqlite", file], saver, close: async () => (saver.db.close(), rmSync(dir, { recursive: true, force: true })) };
+  return {
+    name: "sqlite",
+    args: ["--sqlite", file],
+    saver,
+    close: async () => (saver.db.close(), rmSync(dir, { recursive: true, force: true })),
+  };
 }
 async function postgresStore(): Promise<StoreUnderTest> {
   const saver = await postgresFactory.create();
   const { schema } = (saver as unknown as { options: { schema: string } }).options;
-  return { name: "postgres", args: ["--postgres", POSTGRES_URL, "--schema", schema], saver, close: () => postgresFactory.destroy(saver) };
+  return {
+    name: "postgres",
+    args: ["--postgres", POSTGRES_URL, "--schema", schema],
+    saver,
+    close: () => postgresFactory.destroy(saver),
+  };
 }
 async function redisStore(): Promise<StoreUnderTest> {
   const saver = await redisFactory.create();
   const { prefix } = (saver as unknown as { keys: { prefix: string } }).keys;
-  return { name: "redis", args: ["--redis", REDIS_URL, "--prefix", prefix], saver, close: () => redisFactory.destroy(saver) };
+  return {
+    name: "redis",
+    args: ["--redis", REDIS_URL, "--prefix", prefix],
+    saver,
+    close: () => redisFactory.destroy(saver),
+  };
 }
 
 const available = new Set(saverFactories.map((f) => f.name));
@@ -111,7 +130,9 @@ describe.each(STORES)("doctor on %s", (_, openStore) => {
     expect(text.stdout).toMatch(/\nB2\s+1\s+1\s+AIMessage with parallel tool calls only partly answered/);
     expect(text.stdout).toMatch(/cancelled-in-tools\s+""\s+B×2 C×1\s+yes\s+would fix \(run with --fix\)/);
     expect(text.stdout).toContain("Dry run: --fix would store each repair as a new checkpoint");
-    expect((await json(...store.args, "--thread", "cancelled-in-llm")).report.threads.map((t) => t.threadId)).toEqual(["cancelled-in-llm"]);
+    expect((await json(...store.args, "--thread", "cancelled-in-llm")).report.threads.map((t) => t.threadId)).toEqual([
+      "cancelled-in-llm",
+    ]);
     expect((await json(...store.args, "--thread", "clean-1")).code).toBe(0);
     expect((await json(...store.args, "--limit", "2")).report.scanned).toBe(2);
   });
@@ -131,7 +152,9 @@ describe.each(STORES)("doctor on %s", (_, openStore) => {
       expect(latest!.parentConfig!.configurable!.checkpoint_id).toBe(finding.checkpointId);
     }
     // The paused thread is never touched.
-    expect((await store.saver.getTuple({ configurable: { thread_id: "paused" } }))!.checkpoint.id).toBe(pausedBefore!.checkpoint.id);
+    expect((await store.saver.getTuple({ configurable: { thread_id: "paused" } }))!.checkpoint.id).toBe(
+      pausedBefore!.checkpoint.id,
+    );
 
     // Clean now, and a second --fix changes nothing.
     expect(await json(...store.args)).toMatchObject({ code: 0, report: { broken: 0 } });
@@ -152,7 +175,8 @@ describe.each(STORES)("doctor on %s", (_, openStore) => {
     const where = { field: "MessagesDeltaValue" } as const;
     // The lists are not in the stored checkpoints: the raw saver rebuilds them broken.
     const graph = reactGraph({ model: agentModel("anthropic"), tools: {}, field: where.field }).compile(store.saver);
-    const rebuilt = async (threadId: string) => (await graph.getState({ configurable: { thread_id: threadId } })).values.messages;
+    const rebuilt = async (threadId: string) =>
+      (await graph.getState({ configurable: { thread_id: threadId } })).values.messages;
     expect(rejectingProviders([...(await rebuilt("cancelled-in-llm")), new HumanMessage("next")])).not.toEqual({});
 
     const { code, report } = await json(...store.args);
@@ -183,15 +207,22 @@ describe("doctor errors", () => {
     [["repair"], "unknown command: repair", true],
     [["doctor", "--redis", "redis://127.0.0.1:1"], "cannot reach Redis at redis://127.0.0.1:1", false],
     [["doctor", "--redis", "redis://:secret@127.0.0.1:1"], "cannot reach Redis at redis://:***@127.0.0.1:1", false],
-    [["doctor", "--postgres", "postgresql://postgres:secret@127.0.0.1:1/test"], "cannot reach Postgres at postgresql://postgres:***@127.0.0.1:1/test", false],
-  ])("%j exits 2 with one line saying what is wrong (and the usage when the command line is)", async (argv, message, usage) => {
-    const err: string[] = [];
-    const code = await main(argv, { stdout: () => {}, stderr: (t) => err.push(t), isTTY: false });
-    expect(code).toBe(2);
-    expect(err[0]).toContain(message);
-    expect(err.join("\n").includes("usage: langgraph-checkpoint-sanitizer doctor")).toBe(usage);
-    expect(err.join("\n")).not.toMatch(/\n\s+at /); // no stack trace
-  });
+    [
+      ["doctor", "--postgres", "postgresql://postgres:secret@127.0.0.1:1/test"],
+      "cannot reach Postgres at postgresql://postgres:***@127.0.0.1:1/test",
+      false,
+    ],
+  ])(
+    "%j exits 2 with one line saying what is wrong (and the usage when the command line is)",
+    async (argv, message, usage) => {
+      const err: string[] = [];
+      const code = await main(argv, { stdout: () => {}, stderr: (t) => err.push(t), isTTY: false });
+      expect(code).toBe(2);
+      expect(err[0]).toContain(message);
+      expect(err.join("\n").includes("usage: langgraph-checkpoint-sanitizer doctor")).toBe(usage);
+      expect(err.join("\n")).not.toMatch(/\n\s+at /); // no stack trace
+    },
+  );
 
   it("says a SQLite file that is not a checkpoint store is not one, without creating tables in it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "doctor-"));
@@ -199,7 +230,10 @@ describe("doctor errors", () => {
     const { default: Database } = await import("better-sqlite3");
     new Database(file).exec("CREATE TABLE notes (x TEXT)");
     const result = await doctor("--sqlite", file);
-    expect(result).toMatchObject({ code: 2, stderr: `langgraph-checkpoint-sanitizer: ${file} has no checkpoints table: is it a LangGraph SQLite store?` });
+    expect(result).toMatchObject({
+      code: 2,
+      stderr: `langgraph-checkpoint-sanitizer: ${file} has no checkpoints table: is it a LangGraph SQLite store?`,
+    });
     const tables = new Database(file).prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all();
     expect(tables).toEqual([{ name: "notes" }]);
     rmSync(dir, { recursive: true, force: true });
@@ -233,7 +267,11 @@ describe("doctor at scale", () => {
     const template = await saver.getTuple({ configurable: { thread_id: "thread-00000" } });
     saver.db.exec("BEGIN");
     for (let i = 1; i < 10_000; i++) {
-      await saver.put({ configurable: { thread_id: `thread-${String(i).padStart(5, "0")}`, checkpoint_ns: "" } }, template!.checkpoint, template!.metadata!);
+      await saver.put(
+        { configurable: { thread_id: `thread-${String(i).padStart(5, "0")}`, checkpoint_ns: "" } },
+        template!.checkpoint,
+        template!.metadata!,
+      );
     }
     saver.db.exec("COMMIT");
     const { code, report } = await json("--sqlite", file);
@@ -250,7 +288,11 @@ describe("the installed bin", () => {
   it("runs as `langgraph-checkpoint-sanitizer doctor` and exits with the doctor's code", async () => {
     const root = fileURLToPath(new URL("../..", import.meta.url));
     const run = promisify(execFile);
-    const result = await run("npx", ["--no-install", "langgraph-checkpoint-sanitizer", "doctor", "--sqlite", "/no/such.sqlite"], { cwd: root }).catch((e) => e);
+    const result = await run(
+      "npx",
+      ["--no-install", "langgraph-checkpoint-sanitizer", "doctor", "--sqlite", "/no/such.sqlite"],
+      { cwd: root },
+    ).catch((e) => e);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("langgraph-checkpoint-sanitizer: no such SQLite file: /no/such.sqlite");
   }, 120_000);

@@ -31,7 +31,10 @@ function serverPerTest(factory: SaverFactory) {
   return async (mode: Mode, graph: Graph) => {
     const saver: BaseCheckpointSaver = await open();
     const checkpointer = mode === "sanitized" ? new SanitizingCheckpointer(saver) : saver;
-    const server = await startAgentServer({ graphs: { agent: mode === "sanitizeGraph" ? sanitizeGraph(graph) : graph }, checkpointer });
+    const server = await startAgentServer({
+      graphs: { agent: mode === "sanitizeGraph" ? sanitizeGraph(graph) : graph },
+      checkpointer,
+    });
     started.push(server);
     return new Client({ apiUrl: server.url });
   };
@@ -56,7 +59,11 @@ function cancellingAgent(stop: StopPoint, stopButton: AbortController) {
     },
     "bedrock",
   );
-  return { graph: builder.compile().withConfig({ durability: "sync" }) as unknown as Graph, serverAborted: aborted, model };
+  return {
+    graph: builder.compile().withConfig({ durability: "sync" }) as unknown as Graph,
+    serverAborted: aborted,
+    model,
+  };
 }
 
 for (const factory of saverFactories) {
@@ -70,7 +77,12 @@ for (const factory of saverFactories) {
       const client = await serve(mode, agent.graph);
       const { thread_id } = await client.threads.create();
       const first = collect(
-        client.runs.stream(thread_id, "agent", { input: human(FIRST_QUESTION), streamMode: ["values", "messages-tuple"], signal: stopButton.signal, onDisconnect: "cancel" }),
+        client.runs.stream(thread_id, "agent", {
+          input: human(FIRST_QUESTION),
+          streamMode: ["values", "messages-tuple"],
+          signal: stopButton.signal,
+          onDisconnect: "cancel",
+        }),
       );
       await expect(first).rejects.toThrow(/abort/i);
       await agent.serverAborted;
@@ -80,7 +92,12 @@ for (const factory of saverFactories) {
     describe.each(STOPS)("stop pressed %s", (stop) => {
       it.each(["sanitized", "sanitizeGraph"] as const)("the next message streams to completion (%s)", async (mode) => {
         const { client, thread_id, model } = await cancelledThread(mode, stop);
-        const parts = await collect(client.runs.stream(thread_id, "agent", { input: human("Thanks, and tomorrow?"), streamMode: ["values", "messages-tuple"] }));
+        const parts = await collect(
+          client.runs.stream(thread_id, "agent", {
+            input: human("Thanks, and tomorrow?"),
+            streamMode: ["values", "messages-tuple"],
+          }),
+        );
         expect(parts.filter((p) => p.event === "error")).toEqual([]);
         expect(parts.some((p) => p.event === "messages")).toBe(true);
         const final = messagesOf(parts.filter((p) => p.event === "values").at(-1)!.data);
@@ -90,7 +107,9 @@ for (const factory of saverFactories) {
 
       it("the same sequence on the raw saver fails with the provider's error", async () => {
         const { client, thread_id, model } = await cancelledThread("raw", stop);
-        const parts = await collect(client.runs.stream(thread_id, "agent", { input: human("Thanks, and tomorrow?"), streamMode: ["values"] }));
+        const parts = await collect(
+          client.runs.stream(thread_id, "agent", { input: human("Thanks, and tomorrow?"), streamMode: ["values"] }),
+        );
         const errors = parts.filter((p) => p.event === "error");
         expect(errors).toHaveLength(1);
         expect(JSON.stringify(errors[0]!.data)).toContain("bedrock 400");
@@ -101,7 +120,10 @@ for (const factory of saverFactories) {
     it("threads.getState repairs a cancelled run's tail and getHistory preserves every tail, as the tail-policy table says", async () => {
       const raw = await cancelledThread("raw", "during-tools");
       const sanitized = await cancelledThread("sanitized", "during-tools");
-      const [rawState, state] = await Promise.all([raw.client.threads.getState(raw.thread_id), sanitized.client.threads.getState(sanitized.thread_id)]);
+      const [rawState, state] = await Promise.all([
+        raw.client.threads.getState(raw.thread_id),
+        sanitized.client.threads.getState(sanitized.thread_id),
+      ]);
       // Raw: the dangling tool calls. Sanitized: each answered by a placeholder, then a closing reply.
       expect(messagesOf(rawState.values).map((m) => m.type)).toEqual(["human", "ai"]);
       const repaired = messagesOf(state.values);
@@ -111,14 +133,23 @@ for (const factory of saverFactories) {
       // The pending step is reported as it is stored.
       expect(state.next).toEqual(rawState.next);
 
-      const [rawHistory, history] = await Promise.all([raw.client.threads.getHistory(raw.thread_id), sanitized.client.threads.getHistory(sanitized.thread_id)]);
+      const [rawHistory, history] = await Promise.all([
+        raw.client.threads.getHistory(raw.thread_id),
+        sanitized.client.threads.getHistory(sanitized.thread_id),
+      ]);
       expect(historyShapes(history)).toEqual(historyShapes(rawHistory));
       expect(history.length).toBeGreaterThan(1);
     });
 
     it('a run with configurable.sanitizer "preserve" retries the cancelled step (input null) and completes', async () => {
       const { client, thread_id } = await cancelledThread("sanitized", "during-tools");
-      const parts = await collect(client.runs.stream(thread_id, "agent", { input: null, config: { configurable: { sanitizer: "preserve" } }, streamMode: ["values"] }));
+      const parts = await collect(
+        client.runs.stream(thread_id, "agent", {
+          input: null,
+          config: { configurable: { sanitizer: "preserve" } },
+          streamMode: ["values"],
+        }),
+      );
       expect(parts.filter((p) => p.event === "error")).toEqual([]);
       const final = messagesOf(parts.filter((p) => p.event === "values").at(-1)!.data);
       expect(final.map((m) => m.type)).toEqual(["human", "ai", "tool", "tool", "ai"]);
@@ -128,13 +159,16 @@ for (const factory of saverFactories) {
 
       // Without the override the retry starts from the repaired tail: the tools see no open call, and the real results are lost.
       const other = await cancelledThread("sanitized", "during-tools");
-      const retried = await collect(other.client.runs.stream(other.thread_id, "agent", { input: null, streamMode: ["values"] }));
+      const retried = await collect(
+        other.client.runs.stream(other.thread_id, "agent", { input: null, streamMode: ["values"] }),
+      );
       const lost = messagesOf(retried.filter((p) => p.event === "values").at(-1)!.data);
       expect(lost.filter((m) => m.type === "tool").every((m) => m.id?.startsWith(SYNTHETIC_ID_PREFIX))).toBe(true);
     });
 
     it("human in the loop: pauses at interrupt(), getState shows it, and resume completes exactly as on the raw saver", async () => {
-      const run = async (mode: Mode) => approvalRoundTrip(await serve(mode, approvalAgent().compile() as unknown as Graph), "agent");
+      const run = async (mode: Mode) =>
+        approvalRoundTrip(await serve(mode, approvalAgent().compile() as unknown as Graph), "agent");
       const raw = await run("raw");
       const sanitized = await run("sanitized");
       expect(sanitized).toEqual(raw);

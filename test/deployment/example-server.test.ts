@@ -18,7 +18,14 @@ import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "../support/services.j
 /** Starts the example with `env`; resolves with its URL once it prints its listening line. */
 async function startExample(env: Record<string, string>, started: ChildProcess[]): Promise<string> {
   const ready = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
-  return (await spawnUntilReady("npm", ["run", "--silent", "serve:example"], { env: { ...process.env, ...env }, ready }, started))[1]!;
+  return (
+    await spawnUntilReady(
+      "npm",
+      ["run", "--silent", "serve:example"],
+      { env: { ...process.env, ...env }, ready },
+      started,
+    )
+  )[1]!;
 }
 
 interface Backend {
@@ -34,7 +41,10 @@ const BACKENDS: Backend[] = [
     available: true,
     setup() {
       const dir = mkdtempSync(join(tmpdir(), "sanitizer-example-"));
-      return { env: { SQLITE_PATH: join(dir, "threads.sqlite") }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+      return {
+        env: { SQLITE_PATH: join(dir, "threads.sqlite") },
+        cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+      };
     },
   },
   {
@@ -78,34 +88,53 @@ describe("npm run serve:example", () => {
     await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
   });
 
-  it.each(BACKENDS.filter((b) => b.available))("serves on $name: a thread stopped mid-tool takes the next message", { timeout: 60_000 }, async (backend) => {
-    const { env, cleanup } = backend.setup();
-    cleanups.push(cleanup);
-    const url = await startExample({ ...env, PORT: "0", SEARCH_DELAY_MS: "400" }, started);
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:/);
-    const client = new Client({ apiUrl: url });
-    const { thread_id } = await client.threads.create();
+  it.each(BACKENDS.filter((b) => b.available))(
+    "serves on $name: a thread stopped mid-tool takes the next message",
+    { timeout: 60_000 },
+    async (backend) => {
+      const { env, cleanup } = backend.setup();
+      cleanups.push(cleanup);
+      const url = await startExample({ ...env, PORT: "0", SEARCH_DELAY_MS: "400" }, started);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:/);
+      const client = new Client({ apiUrl: url });
+      const { thread_id } = await client.threads.create();
 
-    // Stop as soon as the model's tool call is in the state, while the search tool runs.
-    const stop = new AbortController();
-    const first = (async () => {
-      for await (const part of client.runs.stream(thread_id, "agent", { input: { messages: [{ type: "human", content: "Weather in Paris?" }] }, streamMode: ["values"], signal: stop.signal, onDisconnect: "cancel" })) {
-        const messages = (part.data as { messages?: { tool_calls?: unknown[] }[] }).messages;
-        if (part.event === "values" && messages?.at(-1)?.tool_calls?.length) stop.abort();
-      }
-    })();
-    // Aborted between parts, the SDK's stream ends or rejects with an AbortError; either way the request is gone.
-    await first.catch((error: Error) => expect(error.name).toBe("AbortError"));
-    expect(stop.signal.aborted).toBe(true);
-    // The server's run ends at the disconnect; give it the search delay to prove nothing lands later.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+      // Stop as soon as the model's tool call is in the state, while the search tool runs.
+      const stop = new AbortController();
+      const first = (async () => {
+        for await (const part of client.runs.stream(thread_id, "agent", {
+          input: { messages: [{ type: "human", content: "Weather in Paris?" }] },
+          streamMode: ["values"],
+          signal: stop.signal,
+          onDisconnect: "cancel",
+        })) {
+          const messages = (part.data as { messages?: { tool_calls?: unknown[] }[] }).messages;
+          if (part.event === "values" && messages?.at(-1)?.tool_calls?.length) stop.abort();
+        }
+      })();
+      // Aborted between parts, the SDK's stream ends or rejects with an AbortError; either way the request is gone.
+      await first.catch((error: Error) => expect(error.name).toBe("AbortError"));
+      expect(stop.signal.aborted).toBe(true);
+      // The server's run ends at the disconnect; give it the search delay to prove nothing lands later.
+      await new Promise((resolve) => setTimeout(resolve, 600));
 
-    const parts: { event: string; data: unknown }[] = [];
-    for await (const part of client.runs.stream(thread_id, "agent", { input: { messages: [{ type: "human", content: "And in Seoul?" }] }, streamMode: ["values"] })) parts.push(part);
-    expect(parts.filter((p) => p.event === "error")).toEqual([]);
-    const messages = (parts.at(-1)!.data as { messages: { type: string; content: string }[] }).messages;
-    expect(messages.at(-1)).toMatchObject({ type: "ai", content: 'Here is what I found: three results for "And in Seoul?"' });
-    // The stopped search never reported a result; the sanitizer's placeholder stands in its place.
-    expect(messages.filter((m) => m.type === "tool").map((m) => m.content)).toEqual(["[No result was recorded for this tool call.]", 'three results for "And in Seoul?"']);
-  });
+      const parts: { event: string; data: unknown }[] = [];
+      for await (const part of client.runs.stream(thread_id, "agent", {
+        input: { messages: [{ type: "human", content: "And in Seoul?" }] },
+        streamMode: ["values"],
+      }))
+        parts.push(part);
+      expect(parts.filter((p) => p.event === "error")).toEqual([]);
+      const messages = (parts.at(-1)!.data as { messages: { type: string; content: string }[] }).messages;
+      expect(messages.at(-1)).toMatchObject({
+        type: "ai",
+        content: 'Here is what I found: three results for "And in Seoul?"',
+      });
+      // The stopped search never reported a result; the sanitizer's placeholder stands in its place.
+      expect(messages.filter((m) => m.type === "tool").map((m) => m.content)).toEqual([
+        "[No result was recorded for this tool call.]",
+        'three results for "And in Seoul?"',
+      ]);
+    },
+  );
 });

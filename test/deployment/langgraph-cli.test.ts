@@ -17,46 +17,60 @@ const started: ChildProcess[] = [];
 afterAll(() => stopAll(started));
 
 describe("langgraphjs dev on examples/langgraph-dev", () => {
-  it("a run cancelled mid-tool through the API leaves a thread that takes the next message", { timeout: 60_000 }, async () => {
-    const env = {
-      ...process.env,
-      // Offline: the CLI's one request of its own is a usage ping, which this variable turns off. Tracing stays off
-      // (no LangSmith calls), and --studio-url keeps the printed Studio link local; --no-browser opens nothing.
-      LANGGRAPH_CLI_NO_ANALYTICS: "1",
-      LANGSMITH_TRACING: "false",
-      LANGCHAIN_TRACING_V2: "false",
-      BROWSER: "none",
-      // Long enough to cancel the first search, short enough for the next turn's.
-      SEARCH_DELAY_MS: "1500",
-    };
-    const args = ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", "0", "--n-jobs-per-worker", "2"];
-    const [, host] = await spawnUntilReady(
-      `${root}node_modules/.bin/langgraphjs`,
-      [...args, "--studio-url", "http://127.0.0.1", "--config", `${root}examples/langgraph-dev/langgraph.json`],
-      { env, cwd: `${root}examples/langgraph-dev`, ready: /Server running at (127\.0\.0\.1:\d+)/ },
-      started,
-    );
-    const client = new Client({ apiUrl: `http://${host}` });
+  it(
+    "a run cancelled mid-tool through the API leaves a thread that takes the next message",
+    { timeout: 60_000 },
+    async () => {
+      const env = {
+        ...process.env,
+        // Offline: the CLI's one request of its own is a usage ping, which this variable turns off. Tracing stays off
+        // (no LangSmith calls), and --studio-url keeps the printed Studio link local; --no-browser opens nothing.
+        LANGGRAPH_CLI_NO_ANALYTICS: "1",
+        LANGSMITH_TRACING: "false",
+        LANGCHAIN_TRACING_V2: "false",
+        BROWSER: "none",
+        // Long enough to cancel the first search, short enough for the next turn's.
+        SEARCH_DELAY_MS: "1500",
+      };
+      const args = [
+        "dev",
+        "--no-browser",
+        "--no-reload",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--n-jobs-per-worker",
+        "2",
+      ];
+      const [, host] = await spawnUntilReady(
+        `${root}node_modules/.bin/langgraphjs`,
+        [...args, "--studio-url", "http://127.0.0.1", "--config", `${root}examples/langgraph-dev/langgraph.json`],
+        { env, cwd: `${root}examples/langgraph-dev`, ready: /Server running at (127\.0\.0\.1:\d+)/ },
+        started,
+      );
+      const client = new Client({ apiUrl: `http://${host}` });
 
-    const thread_id = await cancelledThread(client, "agent");
-    try {
-      const next = client.runs.stream(thread_id, "agent", { input: human("And in Seoul?"), streamMode: ["values"] });
-      const parts = await collect(next);
-      expect(errorsOf(parts)).toEqual([]);
-      expect(finalMessages(parts).map((m) => [m.type, m.content])).toEqual([
-        ["human", FIRST_QUESTION],
-        ["ai", "Let me look that up. "],
-        // The cancelled search's placeholder and the closing reply the sanitizer added, then the new turn.
-        ["tool", MARKER_PRESETS.en.missingToolResult],
-        ["ai", MARKER_PRESETS.en.missingReplyAfterTools],
-        ["human", "And in Seoul?"],
-        ["ai", "Let me look that up. "],
-        ["tool", 'three results for "And in Seoul?"'],
-        ["ai", 'Here is what I found: three results for "And in Seoul?"'],
-      ]);
-    } finally {
-      // The dev server keeps its threads in the example's .langgraph_api folder: leave none behind.
-      await client.threads.delete(thread_id);
-    }
-  });
+      const thread_id = await cancelledThread(client, "agent");
+      try {
+        const next = client.runs.stream(thread_id, "agent", { input: human("And in Seoul?"), streamMode: ["values"] });
+        const parts = await collect(next);
+        expect(errorsOf(parts)).toEqual([]);
+        expect(finalMessages(parts).map((m) => [m.type, m.content])).toEqual([
+          ["human", FIRST_QUESTION],
+          ["ai", "Let me look that up. "],
+          // The cancelled search's placeholder and the closing reply the sanitizer added, then the new turn.
+          ["tool", MARKER_PRESETS.en.missingToolResult],
+          ["ai", MARKER_PRESETS.en.missingReplyAfterTools],
+          ["human", "And in Seoul?"],
+          ["ai", "Let me look that up. "],
+          ["tool", 'three results for "And in Seoul?"'],
+          ["ai", 'Here is what I found: three results for "And in Seoul?"'],
+        ]);
+      } finally {
+        // The dev server keeps its threads in the example's .langgraph_api folder: leave none behind.
+        await client.threads.delete(thread_id);
+      }
+    },
+  );
 });

@@ -79,24 +79,35 @@ function expectNextTurn(mode: Mode, parts: StreamPart[]) {
 
 describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () => {
   describe.each(modes)("%s graph", (mode) => {
-    it("run cancelled mid-tool with runs.cancel(…, \"interrupt\"), then the next message", async () => {
+    it('run cancelled mid-tool with runs.cancel(…, "interrupt"), then the next message', async () => {
       const thread_id = await cancelledThread(client, mode);
       expectNextTurn(mode, await followUp(thread_id, mode));
     });
 
-    it.each(["interrupt", "rollback"] as const)("double-texting with multitaskStrategy %s while a tool runs", async (strategy) => {
-      const { thread_id, rest } = await firstTurnMidTool(client, mode);
-      const second = await collect(
-        client.runs.stream(thread_id, mode, { input: human(FOLLOW_UP), multitaskStrategy: strategy, streamMode: ["values"] }),
-      );
-      await collect(rest);
-      expectNextTurn(mode, second);
-    });
+    it.each(["interrupt", "rollback"] as const)(
+      "double-texting with multitaskStrategy %s while a tool runs",
+      async (strategy) => {
+        const { thread_id, rest } = await firstTurnMidTool(client, mode);
+        const second = await collect(
+          client.runs.stream(thread_id, mode, {
+            input: human(FOLLOW_UP),
+            multitaskStrategy: strategy,
+            streamMode: ["values"],
+          }),
+        );
+        await collect(rest);
+        expectNextTurn(mode, second);
+      },
+    );
 
     it("double-texting with multitaskStrategy enqueue: both turns complete, in order", async () => {
       const { thread_id, rest } = await firstTurnMidTool(client, mode, { searchMs: 300 });
       const second = await collect(
-        client.runs.stream(thread_id, mode, { input: human(FOLLOW_UP), multitaskStrategy: "enqueue", streamMode: ["values"] }),
+        client.runs.stream(thread_id, mode, {
+          input: human(FOLLOW_UP),
+          multitaskStrategy: "enqueue",
+          streamMode: ["values"],
+        }),
       );
       await collect(rest);
       expect(errorsOf(second)).toEqual([]);
@@ -111,7 +122,7 @@ describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () 
       ]);
     });
 
-    it("stream dropped with onDisconnect \"cancel\", then the next message", async () => {
+    it('stream dropped with onDisconnect "cancel", then the next message', async () => {
       const stopButton = new AbortController();
       const dropped = { signal: stopButton.signal, onDisconnect: "cancel" } as const;
       const { thread_id, run_id, rest } = await firstTurnMidTool(client, mode, dropped);
@@ -123,10 +134,13 @@ describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () 
       expectNextTurn(mode, await followUp(thread_id, mode));
     });
 
-    it.each(["Factory", "Subgraph", "CreateAgent"])("%s: cancelled mid-tool, then the next message", async (variant) => {
-      const thread_id = await cancelledThread(client, `${mode}${variant}`);
-      expectNextTurn(mode, await followUp(thread_id, `${mode}${variant}`));
-    });
+    it.each(["Factory", "Subgraph", "CreateAgent"])(
+      "%s: cancelled mid-tool, then the next message",
+      async (variant) => {
+        const thread_id = await cancelledThread(client, `${mode}${variant}`);
+        expectNextTurn(mode, await followUp(thread_id, `${mode}${variant}`));
+      },
+    );
   });
 
   it("getState after a cancel shows the repaired tail; getHistory equals raw", async () => {
@@ -139,7 +153,9 @@ describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () 
     // `next` still shows the cancelled step: the repair changes messages, not the pending tasks.
     expect(state.next).toEqual(["tools"]);
     expect(state.next).toEqual(rawState.next);
-    const [rawHistory, history] = await Promise.all([raw, sanitized].map((thread) => client.threads.getHistory(thread)));
+    const [rawHistory, history] = await Promise.all(
+      [raw, sanitized].map((thread) => client.threads.getHistory(thread)),
+    );
     expect(history.length).toBeGreaterThan(1);
     expect(historyShapes(history)).toEqual(historyShapes(rawHistory));
   });
@@ -158,7 +174,8 @@ describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () 
       const state = await client.threads.getState(thread_id);
       const history = await client.threads.getHistory(thread_id);
       // Ids are random per thread; the rest must match.
-      const content = (values: unknown) => messagesOf(values).map((m) => [m.type, m.content, m.tool_calls?.length ?? 0]);
+      const content = (values: unknown) =>
+        messagesOf(values).map((m) => [m.type, m.content, m.tool_calls?.length ?? 0]);
       const steps = history.map((s) => [s.next, content(s.values), s.metadata?.step]);
       return { values: content(state.values), next: state.next, history: steps };
     };
@@ -190,6 +207,9 @@ describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () 
     };
     const sanitized = await retry("sanitized");
     expect(sanitized).toEqual(await retry("raw"));
-    expect(sanitized.filter(([type]) => type === "tool").map(([, content]) => content)).toEqual(["Paris: 15°C", LOOKUP_RESULT]);
+    expect(sanitized.filter(([type]) => type === "tool").map(([, content]) => content)).toEqual([
+      "Paris: 15°C",
+      LOOKUP_RESULT,
+    ]);
   });
 });

@@ -43,9 +43,16 @@ describe("package entry points", () => {
 
   it("exposes IORedisSaver from the ./redis subpath in both formats, and keeps ioredis out of the main entry", () => {
     const cjs = run(["-e", `console.log(typeof require("langgraph-checkpoint-sanitizer/redis").IORedisSaver)`]);
-    const esm = run(["--input-type=module", "-e", `import { IORedisSaver } from "langgraph-checkpoint-sanitizer/redis"; console.log(typeof IORedisSaver)`]);
+    const esm = run([
+      "--input-type=module",
+      "-e",
+      `import { IORedisSaver } from "langgraph-checkpoint-sanitizer/redis"; console.log(typeof IORedisSaver)`,
+    ]);
     expect([cjs, esm]).toEqual(["function", "function"]);
-    const main = run(["-e", `require("langgraph-checkpoint-sanitizer"); console.log(Object.keys(require.cache).some((f) => f.includes("/ioredis/")))`]);
+    const main = run([
+      "-e",
+      `require("langgraph-checkpoint-sanitizer"); console.log(Object.keys(require.cache).some((f) => f.includes("/ioredis/")))`,
+    ]);
     expect(main).toBe("false");
   });
 
@@ -61,14 +68,24 @@ describe("package entry points", () => {
 
   it("exposes the model-call middleware from the ./middleware subpath in both formats", () => {
     const middleware = `m.sanitizeMessagesMiddleware({ markers: "ko" }).name`;
-    const cjs = run(["-e", `const m = require("langgraph-checkpoint-sanitizer/middleware"); console.log(${middleware})`]);
-    const esm = run(["--input-type=module", "-e", `import * as m from "langgraph-checkpoint-sanitizer/middleware"; console.log(${middleware})`]);
+    const cjs = run([
+      "-e",
+      `const m = require("langgraph-checkpoint-sanitizer/middleware"); console.log(${middleware})`,
+    ]);
+    const esm = run([
+      "--input-type=module",
+      "-e",
+      `import * as m from "langgraph-checkpoint-sanitizer/middleware"; console.log(${middleware})`,
+    ]);
     expect([cjs, esm]).toEqual(["SanitizeMessagesMiddleware", "SanitizeMessagesMiddleware"]);
   });
 
   it("exposes FastPostgresSaver from the ./postgres subpath in both formats, and keeps pg out of the main entry", () => {
     const construct = `new FastPostgresSaver(new (require("pg").Pool)(), undefined, { schema: "s" }).serde.constructor.name`;
-    const cjs = run(["-e", `const { FastPostgresSaver } = require("langgraph-checkpoint-sanitizer/postgres"); console.log(${construct})`]);
+    const cjs = run([
+      "-e",
+      `const { FastPostgresSaver } = require("langgraph-checkpoint-sanitizer/postgres"); console.log(${construct})`,
+    ]);
     const esm = run([
       "--input-type=module",
       "-e",

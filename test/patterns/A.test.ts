@@ -15,13 +15,28 @@ describe("pattern A: two HumanMessages in a row", () => {
 
     expect(shape(messages)).toEqual(["human:h1", "ai:sanitizer-reply-h1", "human:h2", "ai:a2"]);
     expect(isSyntheticMessage(messages[1])).toBe(true);
-    expect(repairs).toEqual([expect.objectContaining({ code: "A", kind: "missing-reply", action: "inserted", index: 1, messageId: "sanitizer-reply-h1" })]);
+    expect(repairs).toEqual([
+      expect.objectContaining({
+        code: "A",
+        kind: "missing-reply",
+        action: "inserted",
+        index: 1,
+        messageId: "sanitizer-reply-h1",
+      }),
+    ]);
     expectAcceptedByAllProviders(messages);
   });
 
   it("bridges a run of three, once per gap", () => {
     const { messages } = repairMessages([human("h1"), human("h2"), human("h3"), reply("a")]);
-    expect(shape(messages)).toEqual(["human:h1", "ai:sanitizer-reply-h1", "human:h2", "ai:sanitizer-reply-h2", "human:h3", "ai:a"]);
+    expect(shape(messages)).toEqual([
+      "human:h1",
+      "ai:sanitizer-reply-h1",
+      "human:h2",
+      "ai:sanitizer-reply-h2",
+      "human:h3",
+      "ai:a",
+    ]);
   });
 
   it("closes a trailing HumanMessage when the tail is repaired, so the next user turn is valid", () => {
@@ -39,13 +54,16 @@ describe("pattern A: two HumanMessages in a row", () => {
   it("uses a SystemMessage bridge only when asked, which Anthropic and Gemini reject mid-history", () => {
     const { messages } = repairMessages([human("h1"), human("h2"), reply("a")], { bridgeRole: "system" });
     expect(shape(messages)).toEqual(["human:h1", "system:sanitizer-reply-h1", "human:h2", "ai:a"]);
-    expect(providerError("anthropic", messages)).toBe("System messages are only permitted as the first passed message.");
+    expect(providerError("anthropic", messages)).toBe(
+      "System messages are only permitted as the first passed message.",
+    );
   });
 
   it("writes the marker in the chosen language", () => {
     const ko = repairMessages([human("h1"), human("h2")], { markers: "ko" }).messages[1] as { content: string };
     expect(ko.content).toBe("[직전 turn 응답 중단됨, 함께 종합해 답하라]");
-    const custom = repairMessages([human("h1"), human("h2")], { markers: { missingReply: "(no answer)" } }).messages[1] as { content: string };
+    const custom = repairMessages([human("h1"), human("h2")], { markers: { missingReply: "(no answer)" } })
+      .messages[1] as { content: string };
     expect(custom.content).toBe("(no answer)");
   });
 });

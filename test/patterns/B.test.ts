@@ -8,8 +8,12 @@ import { providerError } from "../support/provider-rules.js";
 describe("pattern B: tool calls with no result", () => {
   it("answers every call with an error placeholder right after the call, then closes the turn", () => {
     const broken = [human("h1"), calls("a1", "c1", "c2"), human("h2"), reply("a2")];
-    expect(providerError("anthropic", broken)).toMatch(/`tool_use` ids were found without `tool_result` blocks immediately after: c1, c2/);
-    expect(providerError("openai", broken)).toMatch(/must be followed by tool messages responding to each 'tool_call_id'/);
+    expect(providerError("anthropic", broken)).toMatch(
+      /`tool_use` ids were found without `tool_result` blocks immediately after: c1, c2/,
+    );
+    expect(providerError("openai", broken)).toMatch(
+      /must be followed by tool messages responding to each 'tool_call_id'/,
+    );
 
     const { messages, repairs } = repairMessages(broken);
 
@@ -22,14 +26,27 @@ describe("pattern B: tool calls with no result", () => {
       "human:h2",
       "ai:a2",
     ]);
-    expect(repairs.map((r) => [r.code, r.toolCallId])).toEqual([["B", "c1"], ["B", "c2"], ["C", undefined]]);
-    expect(messages[2]).toMatchObject({ status: "error", name: "tool_c1", content: "[No result was recorded for this tool call.]" });
+    expect(repairs.map((r) => [r.code, r.toolCallId])).toEqual([
+      ["B", "c1"],
+      ["B", "c2"],
+      ["C", undefined],
+    ]);
+    expect(messages[2]).toMatchObject({
+      status: "error",
+      name: "tool_c1",
+      content: "[No result was recorded for this tool call.]",
+    });
     expectAcceptedByAllProviders(messages);
   });
 
   it("closes an unanswered call at the end of a cancelled run", () => {
     const { messages } = repairMessages([human("h1"), calls("a1", "c1")]);
-    expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:sanitizer-result-a1-c1>c1", "ai:sanitizer-after-tools-a1"]);
+    expect(shape(messages)).toEqual([
+      "human:h1",
+      "ai:a1",
+      "tool:sanitizer-result-a1-c1>c1",
+      "ai:sanitizer-after-tools-a1",
+    ]);
     expectAcceptedByAllProviders([...messages, human("next")]);
   });
 

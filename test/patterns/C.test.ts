@@ -12,8 +12,17 @@ describe("pattern C: tool results not closed by an AIMessage", () => {
     expect(providerError("bedrock", broken)).toMatch(/alternate/);
 
     const { messages, repairs } = repairMessages(broken);
-    expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:t1>c1", "ai:sanitizer-after-tools-a1", "human:h2", "ai:a2"]);
-    expect(repairs).toEqual([expect.objectContaining({ code: "C", kind: "unclosed-tool-results", action: "inserted", index: 3 })]);
+    expect(shape(messages)).toEqual([
+      "human:h1",
+      "ai:a1",
+      "tool:t1>c1",
+      "ai:sanitizer-after-tools-a1",
+      "human:h2",
+      "ai:a2",
+    ]);
+    expect(repairs).toEqual([
+      expect.objectContaining({ code: "C", kind: "unclosed-tool-results", action: "inserted", index: 3 }),
+    ]);
     expect(messages[3]).toMatchObject({ content: "[No reply was recorded after these tool results.]" });
     expectAcceptedByAllProviders(messages);
   });

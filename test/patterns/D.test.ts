@@ -13,12 +13,28 @@ describe("pattern D: orphan tool result", () => {
 
     const { messages, repairs } = repairMessages(broken);
     expect(shape(messages)).toEqual(["human:h1", "ai:a0", "human:h2", "ai:a2"]);
-    expect(repairs).toEqual([{ code: "D", kind: "orphan-tool-result", action: "removed", index: 2, message: orphan, messageId: "tx", toolCallId: "gone" }]);
+    expect(repairs).toEqual([
+      {
+        code: "D",
+        kind: "orphan-tool-result",
+        action: "removed",
+        index: 2,
+        message: orphan,
+        messageId: "tx",
+        toolCallId: "gone",
+      },
+    ]);
     expectAcceptedByAllProviders(messages);
   });
 
   it("removes a result that comes before the call it names", () => {
-    const { messages, repairs } = repairMessages([human("h1"), result("early", "c1"), calls("a1", "c1"), result("t1", "c1"), reply("a")]);
+    const { messages, repairs } = repairMessages([
+      human("h1"),
+      result("early", "c1"),
+      calls("a1", "c1"),
+      result("t1", "c1"),
+      reply("a"),
+    ]);
     expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:t1>c1", "ai:a"]);
     expect(repairs.map((r) => [r.code, r.messageId])).toEqual([["D", "early"]]);
   });

@@ -11,19 +11,45 @@ describe("pattern E: result separated from its call", () => {
     expect(providerError("anthropic", broken)).toMatch(/without `tool_result` blocks immediately after/);
 
     const { messages, repairs } = repairMessages(broken);
-    expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:t1>c1", "ai:sanitizer-after-tools-a1", "human:h2", "ai:a2"]);
-    expect(repairs[0]).toMatchObject({ code: "E", kind: "misplaced-tool-result", action: "moved", index: 2, from: 3, messageId: "t1" });
+    expect(shape(messages)).toEqual([
+      "human:h1",
+      "ai:a1",
+      "tool:t1>c1",
+      "ai:sanitizer-after-tools-a1",
+      "human:h2",
+      "ai:a2",
+    ]);
+    expect(repairs[0]).toMatchObject({
+      code: "E",
+      kind: "misplaced-tool-result",
+      action: "moved",
+      index: 2,
+      from: 3,
+      messageId: "t1",
+    });
     expectAcceptedByAllProviders(messages);
   });
 
   it("puts parallel results in call order", () => {
-    const { messages, repairs } = repairMessages([human("h"), calls("a1", "c1", "c2"), result("t2", "c2"), result("t1", "c1"), reply("a")]);
+    const { messages, repairs } = repairMessages([
+      human("h"),
+      calls("a1", "c1", "c2"),
+      result("t2", "c2"),
+      result("t1", "c1"),
+      reply("a"),
+    ]);
     expect(shape(messages)).toEqual(["human:h", "ai:a1", "tool:t1>c1", "tool:t2>c2", "ai:a"]);
     expect(repairs.every((r) => r.code === "E" && r.action === "moved")).toBe(true);
   });
 
   it("does not report a result as moved when only an orphan before it was removed", () => {
-    const { repairs } = repairMessages([human("h"), calls("a1", "c1"), result("x", "zz"), result("t1", "c1"), reply("a")]);
+    const { repairs } = repairMessages([
+      human("h"),
+      calls("a1", "c1"),
+      result("x", "zz"),
+      result("t1", "c1"),
+      reply("a"),
+    ]);
     expect(repairs.map((r) => r.code)).toEqual(["D"]);
   });
 });

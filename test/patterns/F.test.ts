@@ -13,7 +13,17 @@ describe("pattern F: duplicate results", () => {
 
     const { messages, repairs } = repairMessages(broken);
     expect(shape(messages)).toEqual(["human:h", "ai:a1", "tool:t1>c1", "ai:a"]);
-    expect(repairs).toEqual([{ code: "F", kind: "duplicate-tool-result", action: "removed", index: 3, message: second, messageId: "t1b", toolCallId: "c1" }]);
+    expect(repairs).toEqual([
+      {
+        code: "F",
+        kind: "duplicate-tool-result",
+        action: "removed",
+        index: 3,
+        message: second,
+        messageId: "t1b",
+        toolCallId: "c1",
+      },
+    ]);
     expectAcceptedByAllProviders(messages);
   });
 

@@ -17,8 +17,17 @@ describe("pattern G: a call outside tool_calls", () => {
     expect(findTailStart(broken)).toBe(broken.length);
 
     const { messages, repairs } = repairMessages(broken, { tail: "preserve" });
-    expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:sanitizer-result-a1-c9>c9", "ai:sanitizer-after-tools-a1"]);
-    expect(repairs.map((r) => [r.code, r.action])).toEqual([["G", "rewritten"], ["B3", "inserted"], ["C", "inserted"]]);
+    expect(shape(messages)).toEqual([
+      "human:h1",
+      "ai:a1",
+      "tool:sanitizer-result-a1-c9>c9",
+      "ai:sanitizer-after-tools-a1",
+    ]);
+    expect(repairs.map((r) => [r.code, r.action])).toEqual([
+      ["G", "rewritten"],
+      ["B3", "inserted"],
+      ["C", "inserted"],
+    ]);
     expect(repairs[0]!.original).toBe(broken[1]);
     expect((messages[1] as AIMessage).tool_calls).toEqual([{ id: "c9", name: "search", args: {}, type: "tool_call" }]);
     expect((messages[1] as AIMessage).invalid_tool_calls).toEqual([]);
@@ -28,7 +37,9 @@ describe("pattern G: a call outside tool_calls", () => {
   it("answers a truncated call of a Responses turn, whose stored output is replayed, and keeps the reasoning item", () => {
     const turn = responsesTurn("a1", ["ok"], ["bad"]);
     const broken = [human("h1"), turn, result("t1", "ok"), reply("a2")];
-    expect(providerError("openai-responses", [...broken, human("h2")])).toMatch(/No tool output found for function call bad/);
+    expect(providerError("openai-responses", [...broken, human("h2")])).toMatch(
+      /No tool output found for function call bad/,
+    );
 
     const { messages } = repairMessages(broken);
     expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:t1>ok", "tool:sanitizer-result-a1-bad>bad", "ai:a2"]);

@@ -9,8 +9,16 @@ import { calls, human, result, shape } from "../support/messages.js";
 describe("pattern N: results recovered from outside the list", () => {
   it("uses a recovered result instead of a placeholder for the last turn", () => {
     const stranded = result("t2", "c2");
-    const { messages, repairs } = repairMessages([human("h"), calls("a1", "c1", "c2")], { recoveredResults: [stranded] });
-    expect(shape(messages)).toEqual(["human:h", "ai:a1", "tool:sanitizer-result-a1-c1>c1", "tool:t2>c2", "ai:sanitizer-after-tools-a1"]);
+    const { messages, repairs } = repairMessages([human("h"), calls("a1", "c1", "c2")], {
+      recoveredResults: [stranded],
+    });
+    expect(shape(messages)).toEqual([
+      "human:h",
+      "ai:a1",
+      "tool:sanitizer-result-a1-c1>c1",
+      "tool:t2>c2",
+      "ai:sanitizer-after-tools-a1",
+    ]);
     expect(repairs.find((r) => r.code === "N")).toMatchObject({ action: "inserted", index: 3, message: stranded });
     expectAcceptedByAllProviders([...messages, human("next")]);
   });

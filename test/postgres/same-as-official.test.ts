@@ -5,7 +5,7 @@
  * read by both over the same tables, through every getTuple and list query
  * shape, deep-equal (same classes, same fields, same order of writes).
  */
-import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { type AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { Annotation, END, START, StateGraph, interrupt, type BaseCheckpointSaver } from "@langchain/langgraph";
 import type { CheckpointListOptions, CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import type { RunnableConfig } from "@langchain/core/runnables";
@@ -31,15 +31,25 @@ async function forkedConversation(saver: BaseCheckpointSaver, thread_id: string)
   for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot);
   const target = history.reverse().find((s) => s.next.includes("tools"))!;
   const calls = (target.values.messages as AIMessage[]).at(-1)!.tool_calls!;
-  const results = calls.map((c) => new ToolMessage({ content: "edited by a human", tool_call_id: c.id!, name: c.name }));
+  const results = calls.map(
+    (c) => new ToolMessage({ content: "edited by a human", tool_call_id: c.id!, name: c.name }),
+  );
   await graph.invoke(null, await graph.updateState(target.config, { messages: results }, "tools"));
 }
 
 /** A run paused in interrupt(), with channels of the serde's other types: bytes, a Set, non-ASCII text. */
 async function pendingInterrupt(saver: BaseCheckpointSaver, thread_id: string) {
-  const State = Annotation.Root({ bytes: Annotation<Uint8Array>, tags: Annotation<Set<string>>, text: Annotation<string> });
+  const State = Annotation.Root({
+    bytes: Annotation<Uint8Array>,
+    tags: Annotation<Set<string>>,
+    text: Annotation<string>,
+  });
   const graph = new StateGraph(State)
-    .addNode("prepare", () => ({ bytes: new Uint8Array([0, 128, 255, 10]), tags: new Set(["a", "b"]), text: "né 🙂 \u0000 \ud800" }))
+    .addNode("prepare", () => ({
+      bytes: new Uint8Array([0, 128, 255, 10]),
+      tags: new Set(["a", "b"]),
+      text: "né 🙂 \u0000 \ud800",
+    }))
     .addNode("review", () => ({ text: interrupt({ question: "approve?" }) as string }))
     .addEdge(START, "prepare")
     .addEdge("prepare", "review")
@@ -69,7 +79,8 @@ async function listed(saver: BaseCheckpointSaver, config: RunnableConfig, option
 }
 
 function expectSame(fast: unknown, official: unknown) {
-  if (!isDeepStrictEqual(fast, official)) expect.fail(`fast ${inspect(fast, { depth: 9 })}\nofficial ${inspect(official, { depth: 9 })}`);
+  if (!isDeepStrictEqual(fast, official))
+    expect.fail(`fast ${inspect(fast, { depth: 9 })}\nofficial ${inspect(official, { depth: 9 })}`);
 }
 
 describe.runIf(await serviceAvailable("postgres"))("FastPostgresSaver reads what PostgresSaver reads", () => {
@@ -91,7 +102,9 @@ describe.runIf(await serviceAvailable("postgres"))("FastPostgresSaver reads what
   it("stored the shapes under test", () => {
     expect(fast.serde).toBeInstanceOf(FastJsonPlusSerializer);
     expect(new Set(all.map((t) => t.config.configurable!.thread_id))).toEqual(new Set(THREADS));
-    expect(new Set(all.map((t) => t.config.configurable!.checkpoint_ns.split(":")[0]))).toEqual(new Set(["", "assistant"]));
+    expect(new Set(all.map((t) => t.config.configurable!.checkpoint_ns.split(":")[0]))).toEqual(
+      new Set(["", "assistant"]),
+    );
     expect(all.some((t) => t.pendingWrites!.some(([, channel]) => channel === "__pregel_tasks"))).toBe(true);
     expect(all.some((t) => t.pendingWrites!.some(([, channel]) => channel === "__interrupt__"))).toBe(true);
     expect(all.some((t) => t.metadata?.source === "update")).toBe(true);
@@ -103,7 +116,10 @@ describe.runIf(await serviceAvailable("postgres"))("FastPostgresSaver reads what
     for (const { thread_id, checkpoint_ns } of new Set(all.map((t) => t.config.configurable!))) {
       configs.push({ configurable: { thread_id, checkpoint_ns } }, { configurable: { thread_id } });
     }
-    configs.push({ configurable: { thread_id: "missing" } }, { configurable: { thread_id: "forked", checkpoint_id: "missing" } });
+    configs.push(
+      { configurable: { thread_id: "missing" } },
+      { configurable: { thread_id: "forked", checkpoint_id: "missing" } },
+    );
     for (const config of configs) expectSame(await fast.getTuple(config), await official.getTuple(config));
   });
 
@@ -113,7 +129,10 @@ describe.runIf(await serviceAvailable("postgres"))("FastPostgresSaver reads what
     ["every thread", () => [{}]],
     ["one thread, all namespaces", () => [{ configurable: { thread_id: "cancelled-sends" } }]],
     ["one thread, root namespace", () => [{ configurable: { thread_id: "cancelled-sends", checkpoint_ns: "" } }]],
-    ["one thread, subgraph namespace", () => [{ configurable: { thread_id: "cancelled-sends", checkpoint_ns: "assistant" } }]],
+    [
+      "one thread, subgraph namespace",
+      () => [{ configurable: { thread_id: "cancelled-sends", checkpoint_ns: "assistant" } }],
+    ],
     ["one checkpoint id", () => [middle()]],
     ["a metadata filter", () => [{ configurable: { thread_id: "forked" } }, { filter: { source: "update" } }]],
     ["a filter across threads", () => [{}, { filter: { source: "loop", step: 2 } }]],
@@ -133,7 +152,10 @@ describe.runIf(await serviceAvailable("postgres"))("FastPostgresSaver reads what
     const { pool } = store as unknown as { pool: pg.Pool };
     const original = pool.query;
     let statements = 0;
-    pool.query = ((...args: Parameters<pg.Pool["query"]>) => (statements++, original.apply(pool, args))) as pg.Pool["query"];
+    pool.query = ((...args: Parameters<pg.Pool["query"]>) => (
+      statements++,
+      original.apply(pool, args)
+    )) as pg.Pool["query"];
     try {
       await fast.getTuple({ configurable: { thread_id: "cancelled-sends" } });
       await listed(fast, {});

@@ -7,14 +7,30 @@
  * runs, with same-as-official.test.ts, cover what the read path changes.
  */
 import { HumanMessage, ToolMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
-import { Annotation, Command, END, START, StateGraph, interrupt, type BaseCheckpointSaver, type StateSnapshot } from "@langchain/langgraph";
+import {
+  Annotation,
+  Command,
+  END,
+  START,
+  StateGraph,
+  interrupt,
+  type BaseCheckpointSaver,
+  type StateSnapshot,
+} from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
 import { comparable } from "../support/compare.js";
 import { rejectingProviders } from "../support/provider-rules.js";
 import { reactGraph } from "../support/react-graph.js";
 import { fastPostgresFactory, postgresFactory, saverPerTest } from "../support/savers.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, STOP_POINTS, agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";
+import {
+  FIRST_QUESTION,
+  LOOKUP_RESULT,
+  STOP_POINTS,
+  agentModel,
+  cancelFirstTurn,
+  nextTurn,
+} from "../support/scenarios.js";
 import type { Mount } from "../support/scenarios.js";
 import { serviceAvailable } from "../support/services.js";
 import { ProviderRejection } from "../support/strict-chat-model.js";
@@ -40,7 +56,13 @@ describe.runIf(await serviceAvailable("postgres"))("FastPostgresSaver in graph r
     it.each(STOP_POINTS)("cancelled %s: the next turn is accepted and ends as on the official saver", async (stop) => {
       const { official, fast } = await onBoth(async (checkpointer) => {
         await cancelFirstTurn(checkpointer, stop, "cancelled", mount);
-        const { messages, model } = await nextTurn(checkpointer, "bedrock", "cancelled", "Thanks, and tomorrow?", mount);
+        const { messages, model } = await nextTurn(
+          checkpointer,
+          "bedrock",
+          "cancelled",
+          "Thanks, and tomorrow?",
+          mount,
+        );
         return { messages, rejections: model.rejections };
       });
       expect(fast.rejections).toEqual([]);
@@ -58,12 +80,16 @@ describe.runIf(await serviceAvailable("postgres"))("FastPostgresSaver in graph r
       await graph.invoke({ messages: [new HumanMessage("And tomorrow?")] }, config);
       let target: StateSnapshot | undefined;
       // The earliest checkpoint where the first turn's tools were about to run (history is newest first).
-      for await (const snapshot of graph.getStateHistory(config)) if (snapshot.next.includes("tools")) target = snapshot;
+      for await (const snapshot of graph.getStateHistory(config))
+        if (snapshot.next.includes("tools")) target = snapshot;
       const calls = (target!.values.messages as AIMessage[]).at(-1)!.tool_calls!;
-      const edits = calls.map((c) => new ToolMessage({ content: "edited by a human", tool_call_id: c.id!, name: c.name }));
+      const edits = calls.map(
+        (c) => new ToolMessage({ content: "edited by a human", tool_call_id: c.id!, name: c.name }),
+      );
       const forked = await graph.invoke(null, await graph.updateState(target!.config, { messages: edits }, "tools"));
       const history = [];
-      for await (const { values, next, metadata } of graph.getStateHistory(config)) history.push({ values, next, step: metadata?.step });
+      for await (const { values, next, metadata } of graph.getStateHistory(config))
+        history.push({ values, next, step: metadata?.step });
       return { forked, history };
     });
     expect(comparable(fast)).toEqual(comparable(official));

@@ -6,13 +6,20 @@ import { Cluster, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
 import { IORedisSaver } from "../../src/redis/index.js";
-import { hasRedisBinary, startCluster, startRedis, type RedisCluster, type RedisServer } from "../support/redis-servers.js";
+import {
+  hasRedisBinary,
+  startCluster,
+  startRedis,
+  type RedisCluster,
+  type RedisServer,
+} from "../support/redis-servers.js";
 import { reactGraph } from "../support/react-graph.js";
 import { agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";
 import { deleteKeys } from "../support/savers.js";
 
 const available = hasRedisBinary();
-if (!available && process.env.CI === "true") throw new Error("redis-server is not installed; CI requires it for the IORedisSaver tests.");
+if (!available && process.env.CI === "true")
+  throw new Error("redis-server is not installed; CI requires it for the IORedisSaver tests.");
 if (!available) console.warn("Skipping IORedisSaver tests: install redis-server to run them.");
 
 let prefixes = 0;
@@ -61,14 +68,21 @@ describe.runIf(available)("IORedisSaver", () => {
       ["sp%20ace", ":"],
     ];
     for (const [thread_id, checkpoint_ns] of ids) {
-      await saver.put({ configurable: { thread_id, checkpoint_ns } }, checkpointWith({ owner: `${thread_id}/${checkpoint_ns}` }), { source: "loop", step: 0, parents: {} }, { owner: 1 });
+      await saver.put(
+        { configurable: { thread_id, checkpoint_ns } },
+        checkpointWith({ owner: `${thread_id}/${checkpoint_ns}` }),
+        { source: "loop", step: 0, parents: {} },
+        { owner: 1 },
+      );
     }
     for (const [thread_id, checkpoint_ns] of ids) {
       const tuple = await saver.getTuple({ configurable: { thread_id, checkpoint_ns } });
       expect(tuple?.checkpoint.channel_values.owner).toBe(`${thread_id}/${checkpoint_ns}`);
       expect(tuple?.config.configurable).toMatchObject({ thread_id, checkpoint_ns });
     }
-    const tags = (await saver.client.keys(`${(saver as unknown as { keys: { prefix: string } }).keys.prefix}:*`)).map((k) => k.match(/\{([^}]*)\}/)?.[1]);
+    const tags = (await saver.client.keys(`${(saver as unknown as { keys: { prefix: string } }).keys.prefix}:*`)).map(
+      (k) => k.match(/\{([^}]*)\}/)?.[1],
+    );
     expect(tags.every((t) => t === undefined || !/[{}:|\s]/.test(t))).toBe(true);
     // threads() gives the doctor every (thread, namespace) pair back by its own id, filters included.
     const listed = [];
@@ -100,7 +114,10 @@ describe.runIf(available)("IORedisSaver", () => {
 
   it("keeps the original timeline intact when a fork from an earlier checkpoint writes new values", async () => {
     const saver = new IORedisSaver(new Redis(server.url), { keyPrefix: nextPrefix() });
-    const graph = reactGraph({ model: agentModel("anthropic"), tools: { search: () => "Paris: 15°C", lookup: () => "Seoul: 12°C" } }).compile(saver);
+    const graph = reactGraph({
+      model: agentModel("anthropic"),
+      tools: { search: () => "Paris: 15°C", lookup: () => "Seoul: 12°C" },
+    }).compile(saver);
     const config = { configurable: { thread_id: "fork" } };
     await graph.invoke({ messages: [new HumanMessage("What is the weather in Paris and Seoul?")] }, config);
     const history = [];
@@ -108,20 +125,37 @@ describe.runIf(available)("IORedisSaver", () => {
     const before = history.find((s) => s.next.includes("tools"))!;
     const after = history.find((s) => s.next.includes("agent") && s.values.messages.length === 4)!;
     const calls = before.values.messages.at(-1).tool_calls as { id: string; name: string }[];
-    const fork = await graph.updateState(before.config, { messages: calls.map((c) => new ToolMessage({ content: "edited", tool_call_id: c.id, name: c.name })) }, "tools");
+    const fork = await graph.updateState(
+      before.config,
+      { messages: calls.map((c) => new ToolMessage({ content: "edited", tool_call_id: c.id, name: c.name })) },
+      "tools",
+    );
 
     const forked = await graph.getState(fork);
     const original = await graph.getState(after.config);
     expect(forked.values.messages.slice(2).map((m: ToolMessage) => m.content)).toEqual(["edited", "edited"]);
-    expect(original.values.messages.slice(2).map((m: ToolMessage) => m.content)).toEqual(["Paris: 15°C", "Seoul: 12°C"]);
+    expect(original.values.messages.slice(2).map((m: ToolMessage) => m.content)).toEqual([
+      "Paris: 15°C",
+      "Seoul: 12°C",
+    ]);
     await (saver.client as Redis).quit();
   });
 
   it("expires every key of a thread after ttlSeconds, refreshed by each write", async () => {
     const prefix = nextPrefix();
     const saver = new IORedisSaver(new Redis(server.url), { keyPrefix: prefix, ttlSeconds: 600 });
-    const config = await saver.put({ configurable: { thread_id: "ttl", checkpoint_ns: "" } }, checkpointWith({ a: 1 }), { source: "loop", step: 0, parents: {} }, { a: 1 });
-    await saver.put({ configurable: { thread_id: "ttl", checkpoint_ns: "child:1" } }, checkpointWith({ b: 1 }), { source: "loop", step: 0, parents: {} }, { b: 1 });
+    const config = await saver.put(
+      { configurable: { thread_id: "ttl", checkpoint_ns: "" } },
+      checkpointWith({ a: 1 }),
+      { source: "loop", step: 0, parents: {} },
+      { a: 1 },
+    );
+    await saver.put(
+      { configurable: { thread_id: "ttl", checkpoint_ns: "child:1" } },
+      checkpointWith({ b: 1 }),
+      { source: "loop", step: 0, parents: {} },
+      { b: 1 },
+    );
     await saver.putWrites(config, [["a", 2]], "task");
     const threadKeys = (await saver.client.keys(`${prefix}:{ttl}:*`)).sort();
     expect(threadKeys.length).toBeGreaterThanOrEqual(9);
@@ -143,25 +177,48 @@ describe.runIf(available)("IORedisSaver", () => {
     const prefix = nextPrefix();
     const saver = new IORedisSaver(new Redis(server.url), { keyPrefix: prefix, serde: strict });
     const bad = checkpointWith({ good: "x", bad: 10n });
-    await expect(saver.put({ configurable: { thread_id: "bad" } }, bad, { source: "loop", step: 0, parents: {} }, { good: 1, bad: 1 })).rejects.toThrow(
-      "Do not know how to serialize a BigInt",
-    );
-    await expect(saver.putWrites({ configurable: { thread_id: "bad", checkpoint_id: "x" } }, [["ok", 1], ["bad", 1n]], "t")).rejects.toThrow(
-      "Do not know how to serialize a BigInt",
-    );
+    await expect(
+      saver.put(
+        { configurable: { thread_id: "bad" } },
+        bad,
+        { source: "loop", step: 0, parents: {} },
+        { good: 1, bad: 1 },
+      ),
+    ).rejects.toThrow("Do not know how to serialize a BigInt");
+    await expect(
+      saver.putWrites(
+        { configurable: { thread_id: "bad", checkpoint_id: "x" } },
+        [
+          ["ok", 1],
+          ["bad", 1n],
+        ],
+        "t",
+      ),
+    ).rejects.toThrow("Do not know how to serialize a BigInt");
     expect(await saver.client.keys(`${prefix}:*`)).toEqual([]);
     await (saver.client as Redis).quit();
   });
 
   it("opens and closes its own connection from a URL, and rejects bad settings clearly", async () => {
     const saver = new IORedisSaver(server.url, { keyPrefix: nextPrefix() });
-    await saver.put({ configurable: { thread_id: "url" } }, checkpointWith({ a: 1 }), { source: "loop", step: 0, parents: {} }, { a: 1 });
+    await saver.put(
+      { configurable: { thread_id: "url" } },
+      checkpointWith({ a: 1 }),
+      { source: "loop", step: 0, parents: {} },
+      { a: 1 },
+    );
     expect(await saver.getTuple({ configurable: { thread_id: "url" } })).toBeDefined();
     await saver.close();
     await expect(saver.client.ping()).rejects.toThrow("Connection is closed.");
-    expect(() => new IORedisSaver({} as never)).toThrow("IORedisSaver needs an ioredis Redis or Cluster instance, or a redis:// URL.");
-    expect(() => new IORedisSaver(server.url, { ttlSeconds: 0 })).toThrow("ttlSeconds must be a positive whole number of seconds, got 0.");
-    expect(() => new IORedisSaver(server.url, { keyPrefix: "app{1}" })).toThrow('keyPrefix must not contain "{" or "}"');
+    expect(() => new IORedisSaver({} as never)).toThrow(
+      "IORedisSaver needs an ioredis Redis or Cluster instance, or a redis:// URL.",
+    );
+    expect(() => new IORedisSaver(server.url, { ttlSeconds: 0 })).toThrow(
+      "ttlSeconds must be a positive whole number of seconds, got 0.",
+    );
+    expect(() => new IORedisSaver(server.url, { keyPrefix: "app{1}" })).toThrow(
+      'keyPrefix must not contain "{" or "}"',
+    );
   });
 
   describe("faults", () => {
@@ -181,12 +238,19 @@ describe.runIf(available)("IORedisSaver", () => {
         },
       }).compile(new SanitizingCheckpointer(saver));
       const config = { configurable: { thread_id: "crash" }, durability: "sync" as const };
-      await expect(graph.invoke({ messages: [new HumanMessage("What is the weather in Paris and Seoul?")] }, config)).rejects.toThrow();
+      await expect(
+        graph.invoke({ messages: [new HumanMessage("What is the weather in Paris and Seoul?")] }, config),
+      ).rejects.toThrow();
 
       await faulty.start();
       const fresh = new IORedisSaver(new Redis(faulty.url), { keyPrefix: "fault" });
-      const after = reactGraph({ model: agentModel("anthropic"), tools: {} }).compile(new SanitizingCheckpointer(fresh));
-      const state = await after.invoke({ messages: [new HumanMessage("hello again")] }, { configurable: { thread_id: "crash" } });
+      const after = reactGraph({ model: agentModel("anthropic"), tools: {} }).compile(
+        new SanitizingCheckpointer(fresh),
+      );
+      const state = await after.invoke(
+        { messages: [new HumanMessage("hello again")] },
+        { configurable: { thread_id: "crash" } },
+      );
       expect(state.messages.at(-1)).toMatchObject({ content: "Happy to help with that." });
       client.disconnect();
       await (fresh.client as Redis).quit();
@@ -210,10 +274,13 @@ describe.runIf(available)("IORedisSaver", () => {
         },
       }).compile(checkpointer);
       const config = { configurable: { thread_id: "killed" } };
-      await graph.invoke({ messages: [new HumanMessage("What is the weather in Paris and Seoul?")] }, config).catch(() => undefined);
+      await graph
+        .invoke({ messages: [new HumanMessage("What is the weather in Paris and Seoul?")] }, config)
+        .catch(() => undefined);
       for await (const tuple of saver.list(config)) {
         const versions = Object.keys(tuple.checkpoint.channel_versions).filter((c) => c === "messages");
-        for (const channel of versions) expect(tuple.checkpoint.channel_values[channel], `${tuple.checkpoint.id} ${channel}`).toBeDefined();
+        for (const channel of versions)
+          expect(tuple.checkpoint.channel_values[channel], `${tuple.checkpoint.id} ${channel}`).toBeDefined();
       }
       const { messages } = await nextTurn(checkpointer, "anthropic", "killed");
       expect(messages.at(-1)).toMatchObject({ content: "Happy to help with that." });

@@ -3,11 +3,31 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hasEmptyContent, roleOf } from "../../src/messages/message-view.js";
 
-const WHITESPACE = ["\t", "\n", "\v", "\f", "\r", " ", "\u00a0", "\u1680", "\u2000", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff", "\u200b"];
+const WHITESPACE = [
+  "\t",
+  "\n",
+  "\v",
+  "\f",
+  "\r",
+  " ",
+  "\u00a0",
+  "\u1680",
+  "\u2000",
+  "\u200a",
+  "\u2028",
+  "\u2029",
+  "\u202f",
+  "\u205f",
+  "\u3000",
+  "\ufeff",
+  "\u200b",
+];
 
 describe("message reads", () => {
   it("treats text as empty exactly when String.prototype.trim leaves nothing", () => {
-    const text = fc.array(fc.oneof(fc.constantFrom(...WHITESPACE), fc.string({ unit: "grapheme", maxLength: 2 })), { maxLength: 6 }).map((parts) => parts.join(""));
+    const text = fc
+      .array(fc.oneof(fc.constantFrom(...WHITESPACE), fc.string({ unit: "grapheme", maxLength: 2 })), { maxLength: 6 })
+      .map((parts) => parts.join(""));
     fc.assert(
       fc.property(text, (content) => {
         expect(hasEmptyContent({ type: "ai", content })).toBe(content.trim() === "");

@@ -22,12 +22,21 @@ describe("repairMessages on odd input", () => {
   it("repairs plain-object messages in OpenAI form, with null content and no ids", () => {
     const history = [
       { role: "user", content: "weather?" },
-      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "weather", arguments: "{}" } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c1", type: "function", function: { name: "weather", arguments: "{}" } }],
+      },
       { role: "user", content: "hello?" },
     ];
     const { messages, repairs } = repairMessages(history);
     expect(messages.slice(0, 2)).toEqual(history.slice(0, 2));
-    expect(messages[2]).toMatchObject({ type: "tool", tool_call_id: "c1", name: "weather", id: "sanitizer-result-#1-c1" });
+    expect(messages[2]).toMatchObject({
+      type: "tool",
+      tool_call_id: "c1",
+      name: "weather",
+      id: "sanitizer-result-#1-c1",
+    });
     expect(messages[3]).toMatchObject({ type: "ai", id: "sanitizer-after-tools-#1" });
     expect(messages[4]).toBe(history[2]);
     expect(messages[5]).toMatchObject({ type: "ai", id: "sanitizer-reply-#2" });
@@ -37,7 +46,11 @@ describe("repairMessages on odd input", () => {
   it("renames an empty call id of plain-object messages in their own form, as plain objects", () => {
     const history = [
       { role: "user", content: "weather?" },
-      { role: "assistant", content: null, tool_calls: [{ id: "", type: "function", function: { name: "weather", arguments: "{}" } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "", type: "function", function: { name: "weather", arguments: "{}" } }],
+      },
       { role: "tool", content: "sunny", tool_call_id: "" },
       { role: "assistant", content: "Sunny." },
     ];
@@ -46,7 +59,10 @@ describe("repairMessages on odd input", () => {
     expect(call).toEqual({ ...history[1]!.tool_calls![0], id: expect.stringMatching(/^[A-Za-z0-9_-]{1,40}$/) });
     expect(messages[2]).toEqual({ ...history[2], tool_call_id: call.id });
     expect(Object.getPrototypeOf(messages[1])).toBe(Object.prototype);
-    expect(repairs.map((r) => [r.code, r.action])).toEqual([["I", "rewritten"], ["I", "rewritten"]]);
+    expect(repairs.map((r) => [r.code, r.action])).toEqual([
+      ["I", "rewritten"],
+      ["I", "rewritten"],
+    ]);
   });
 
   it("treats a ChatMessage-style { type: 'generic', role } by its role", () => {
@@ -66,10 +82,16 @@ describe("repairMessages on odd input", () => {
 
 describe("repairMessages options", () => {
   it("rejects an unknown tail mode, bridge role or marker preset with a clear error", () => {
-    expect(() => repairMessages([], { tail: "close" as never })).toThrow('tail must be one of "repair", "preserve", "request", got "close".');
-    expect(() => repairMessages([], { bridgeRole: "user" as never })).toThrow('bridgeRole must be one of "ai", "system", got "user".');
+    expect(() => repairMessages([], { tail: "close" as never })).toThrow(
+      'tail must be one of "repair", "preserve", "request", got "close".',
+    );
+    expect(() => repairMessages([], { bridgeRole: "user" as never })).toThrow(
+      'bridgeRole must be one of "ai", "system", got "user".',
+    );
     expect(() => repairMessages([], { markers: "fr" as never })).toThrow('Unknown marker preset "fr"');
-    expect(() => repairMessages([], { markers: { missingReply: "" } })).toThrow("markers.missingReply must be a non-empty string.");
+    expect(() => repairMessages([], { markers: { missingReply: "" } })).toThrow(
+      "markers.missingReply must be a non-empty string.",
+    );
   });
 
   it("offers English and Korean presets", () => {

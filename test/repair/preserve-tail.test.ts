@@ -13,8 +13,19 @@ describe("preserving the tail", () => {
     expect(findTailStart(broken)).toBe(broken.length);
 
     const { messages, repairs } = repairMessages(broken, { tail: "preserve" });
-    expect(shape(messages)).toEqual(["human:h0", "ai:a1", "tool:t1>c1", "ai:sanitizer-after-tools-a1", "human:h1", "ai:sanitizer-reply-h1"]);
-    expect(repairs.map((r) => [r.code, r.action])).toEqual([["E", "moved"], ["C", "inserted"], ["A", "inserted"]]);
+    expect(shape(messages)).toEqual([
+      "human:h0",
+      "ai:a1",
+      "tool:t1>c1",
+      "ai:sanitizer-after-tools-a1",
+      "human:h1",
+      "ai:sanitizer-reply-h1",
+    ]);
+    expect(repairs.map((r) => [r.code, r.action])).toEqual([
+      ["E", "moved"],
+      ["C", "inserted"],
+      ["A", "inserted"],
+    ]);
     expectAcceptedByAllProviders([...messages, human("h2")]);
   });
 

@@ -8,7 +8,14 @@ import { comparable } from "../support/compare.js";
 import { PROVIDER_PROFILES, rejectingProviders, type ProviderProfile } from "../support/provider-rules.js";
 import { MESSAGES_FIELDS, reactGraph } from "../support/react-graph.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
-import { LOOKUP_RESULT, STOP_POINTS, agentModel, cancelFirstTurn, nextTurn, type StopPoint } from "../support/scenarios.js";
+import {
+  LOOKUP_RESULT,
+  STOP_POINTS,
+  agentModel,
+  cancelFirstTurn,
+  nextTurn,
+  type StopPoint,
+} from "../support/scenarios.js";
 import { ProviderRejection } from "../support/strict-chat-model.js";
 
 /** Which providers reject the raw history at each stop point (the fixture must really reproduce the failure). */
@@ -45,7 +52,8 @@ for (const factory of saverFactories) {
             // Each provider gets its own freshly broken thread, so one's next turn cannot mend another's.
             expect(await cancelFirstTurn(raw, stop, threadId(profile), where)).toMatchObject({ name: "AbortError" });
             const outcome = nextTurn(raw, profile, threadId(profile), undefined, where);
-            if (RAW_REJECTED_BY[stop].includes(profile)) await expect(outcome).rejects.toBeInstanceOf(ProviderRejection);
+            if (RAW_REJECTED_BY[stop].includes(profile))
+              await expect(outcome).rejects.toBeInstanceOf(ProviderRejection);
             else await expect(outcome).resolves.toBeDefined();
           }
         });
@@ -115,25 +123,30 @@ for (const factory of saverFactories) {
       expect(stored.filter(isSyntheticMessage).map((m) => m.type)).toEqual(["tool", "tool", "ai"]);
     });
 
-    it.runIf(delta)("never writes on read, and reads the stored deltas the same way until the channel snapshots", async () => {
-      const inner = await open();
-      await cancelFirstTurn(inner, "during-tools", "t-store", where);
-      const config = { configurable: { thread_id: "t-store" } };
-      const state = (checkpointer: BaseCheckpointSaver) =>
-        reactGraph({ model: agentModel("anthropic"), tools: {}, field }).compile(checkpointer).getState(config);
-      const sanitized = new SanitizingCheckpointer(inner);
-      const before = await inner.getTuple(config);
-      const first = (await state(sanitized)).values.messages as BaseMessage[];
-      expect((await state(sanitized)).values.messages).toEqual(first);
-      expect(await inner.getTuple(config)).toEqual(before);
-      expect(first.filter(isSyntheticMessage).map((m) => m.type)).toEqual(["tool", "tool", "ai"]);
+    it.runIf(delta)(
+      "never writes on read, and reads the stored deltas the same way until the channel snapshots",
+      async () => {
+        const inner = await open();
+        await cancelFirstTurn(inner, "during-tools", "t-store", where);
+        const config = { configurable: { thread_id: "t-store" } };
+        const state = (checkpointer: BaseCheckpointSaver) =>
+          reactGraph({ model: agentModel("anthropic"), tools: {}, field })
+            .compile(checkpointer)
+            .getState(config);
+        const sanitized = new SanitizingCheckpointer(inner);
+        const before = await inner.getTuple(config);
+        const first = (await state(sanitized)).values.messages as BaseMessage[];
+        expect((await state(sanitized)).values.messages).toEqual(first);
+        expect(await inner.getTuple(config)).toEqual(before);
+        expect(first.filter(isSyntheticMessage).map((m) => m.type)).toEqual(["tool", "tool", "ai"]);
 
-      // The next turn stores only its own deltas: the raw saver still rebuilds the broken turn,
-      // mid-history now, and the sanitizer repairs it there with the same messages.
-      const { messages } = await nextTurn(sanitized, "anthropic", "t-store", undefined, where);
-      expect(rejectingProviders((await state(inner)).values.messages as BaseMessage[])).not.toEqual({});
-      expect((await state(sanitized)).values.messages).toEqual(messages);
-      expect(messages.slice(0, first.length)).toEqual(first);
-    });
+        // The next turn stores only its own deltas: the raw saver still rebuilds the broken turn,
+        // mid-history now, and the sanitizer repairs it there with the same messages.
+        const { messages } = await nextTurn(sanitized, "anthropic", "t-store", undefined, where);
+        expect(rejectingProviders((await state(inner)).values.messages as BaseMessage[])).not.toEqual({});
+        expect((await state(sanitized)).values.messages).toEqual(messages);
+        expect(messages.slice(0, first.length)).toEqual(first);
+      },
+    );
   });
 }

@@ -1,7 +1,16 @@
 // Source 002 (the interrupt guide), each example rebuilt in TypeScript: results and final state through
 // the sanitizer equal the raw saver's.
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { Annotation, Command, END, MessagesAnnotation, START, StateGraph, interrupt, type BaseCheckpointSaver } from "@langchain/langgraph";
+import {
+  Annotation,
+  Command,
+  END,
+  type MessagesAnnotation,
+  START,
+  StateGraph,
+  interrupt,
+  type BaseCheckpointSaver,
+} from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { comparable, rawAndSanitized } from "../support/compare.js";
 import { rejectingProviders } from "../support/provider-rules.js";
@@ -16,17 +25,33 @@ function emailAgent(checkpointer: BaseCheckpointSaver, field: MessagesField) {
     .addNode("agent", (state) =>
       state.messages.at(-1)?.type === "tool"
         ? { messages: [new AIMessage(`Done: ${state.messages.at(-1)!.content}`)] }
-        : { messages: [new AIMessage({ content: "", tool_calls: [{ id: "email_1", name: "send_email", args: { to: "bob@example.com", subject: "Hi", body: "Lunch?" } }] })] },
+        : {
+            messages: [
+              new AIMessage({
+                content: "",
+                tool_calls: [
+                  { id: "email_1", name: "send_email", args: { to: "bob@example.com", subject: "Hi", body: "Lunch?" } },
+                ],
+              }),
+            ],
+          },
     )
     .addNode("tools", (state) => {
       const call = (state.messages.at(-1) as AIMessage).tool_calls![0]!;
       const args = call.args as { to: string; subject: string; body: string };
-      const response = interrupt({ action: "send_email", ...args, message: "Approve sending this email?" }) as { action: string; to?: string };
-      const content = response.action === "approve" ? `Email sent to ${response.to ?? args.to}` : "Email cancelled by user";
+      const response = interrupt({ action: "send_email", ...args, message: "Approve sending this email?" }) as {
+        action: string;
+        to?: string;
+      };
+      const content =
+        response.action === "approve" ? `Email sent to ${response.to ?? args.to}` : "Email cancelled by user";
       return { messages: [new ToolMessage({ content, tool_call_id: call.id!, name: call.name })] };
     })
     .addEdge(START, "agent")
-    .addConditionalEdges("agent", (s) => ((s.messages.at(-1) as AIMessage).tool_calls?.length ? "tools" : END), ["tools", END])
+    .addConditionalEdges("agent", (s) => ((s.messages.at(-1) as AIMessage).tool_calls?.length ? "tools" : END), [
+      "tools",
+      END,
+    ])
     .addEdge("tools", "agent")
     .compile({ checkpointer });
 }
@@ -39,7 +64,12 @@ for (const factory of saverFactories) {
       const State = Annotation.Root({ generatedText: Annotation<string> });
       const run = async (checkpointer: BaseCheckpointSaver) => {
         const graph = new StateGraph(State)
-          .addNode("review", (state) => ({ generatedText: interrupt({ instruction: "Review and edit this content", content: state.generatedText }) as string }))
+          .addNode("review", (state) => ({
+            generatedText: interrupt({
+              instruction: "Review and edit this content",
+              content: state.generatedText,
+            }) as string,
+          }))
           .addEdge(START, "review")
           .addEdge("review", END)
           .compile({ checkpointer });
@@ -50,14 +80,21 @@ for (const factory of saverFactories) {
       };
       const { raw, sanitized } = await rawAndSanitized(open, run);
       expect(comparable(sanitized)).toEqual(comparable(raw));
-      expect(sanitized.initial.__interrupt__!.map((i) => i.value)).toEqual([{ instruction: "Review and edit this content", content: "Initial draft" }]);
+      expect(sanitized.initial.__interrupt__!.map((i) => i.value)).toEqual([
+        { instruction: "Review and edit this content", content: "Initial draft" },
+      ]);
       expect(sanitized.final).toEqual({ generatedText: "Improved draft after review" });
     });
 
     it.each(
       MESSAGES_FIELDS.flatMap((field) => [
         { name: "approve", answer: { action: "approve" }, toolResult: "Email sent to bob@example.com", field },
-        { name: "approve with edited arguments", answer: { action: "approve", to: "alice@example.com" }, toolResult: "Email sent to alice@example.com", field },
+        {
+          name: "approve with edited arguments",
+          answer: { action: "approve", to: "alice@example.com" },
+          toolResult: "Email sent to alice@example.com",
+          field,
+        },
         { name: "reject", answer: { action: "reject" }, toolResult: "Email cancelled by user", field },
       ]),
     )("a tool that asks for approval: $name (conversation in $field)", async ({ answer, toolResult, field }) => {
@@ -67,7 +104,11 @@ for (const factory of saverFactories) {
         const paused = (await graph.invoke({ messages: [new HumanMessage("Email Bob about lunch")] }, config)) as Step;
         const pausedState = await graph.getState(config);
         const final = await graph.invoke(new Command({ resume: answer }), config);
-        return { paused: paused.__interrupt__!.map((i) => i.value), pausedMessages: pausedState.values.messages, final };
+        return {
+          paused: paused.__interrupt__!.map((i) => i.value),
+          pausedMessages: pausedState.values.messages,
+          final,
+        };
       };
       const { raw, sanitized } = await rawAndSanitized(open, run);
       expect(comparable(sanitized)).toEqual(comparable(raw));
@@ -113,7 +154,9 @@ for (const factory of saverFactories) {
     });
 
     it("parallel interrupts, resumed together by interrupt id", async () => {
-      const State = Annotation.Root({ answers: Annotation<string[]>({ reducer: (a, b) => [...a, ...b].sort(), default: () => [] }) });
+      const State = Annotation.Root({
+        answers: Annotation<string[]>({ reducer: (a, b) => [...a, ...b].sort(), default: () => [] }),
+      });
       const run = async (checkpointer: BaseCheckpointSaver) => {
         const graph = new StateGraph(State)
           .addNode("askLegal", () => ({ answers: [`legal: ${interrupt("Legal review?") as string}`] }))
@@ -125,7 +168,9 @@ for (const factory of saverFactories) {
           .compile({ checkpointer });
         const config = { configurable: { thread_id: "parallel" } };
         const paused = (await graph.invoke({ answers: [] }, config)) as Step;
-        const resume = Object.fromEntries(paused.__interrupt__!.map((i) => [i.id, i.value === "Legal review?" ? "ok" : "approved"]));
+        const resume = Object.fromEntries(
+          paused.__interrupt__!.map((i) => [i.id, i.value === "Legal review?" ? "ok" : "approved"]),
+        );
         const final = await graph.invoke(new Command({ resume }), config);
         return { asked: paused.__interrupt__!.map((i) => i.value).sort(), final };
       };

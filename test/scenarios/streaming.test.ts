@@ -10,7 +10,14 @@ import { saverFactories, saverPerTest } from "../support/savers.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../support/scenarios.js";
 import { ProviderRejection } from "../support/strict-chat-model.js";
 
-const MODES: StreamMode[][] = [["values"], ["updates"], ["messages"], ["custom"], ["values", "messages"], ["updates", "messages", "custom"]];
+const MODES: StreamMode[][] = [
+  ["values"],
+  ["updates"],
+  ["messages"],
+  ["custom"],
+  ["values", "messages"],
+  ["updates", "messages", "custom"],
+];
 const tools = { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT };
 
 /** Streams the first turn and cancels it by AbortSignal on the LLM's second token. */
@@ -37,7 +44,11 @@ async function streamNextTurn(checkpointer: BaseCheckpointSaver, thread: string,
   const model = agentModel("bedrock");
   const graph = reactGraph({ model, tools }).compile(checkpointer);
   const chunks: unknown[] = [];
-  for await (const chunk of await graph.stream({ messages: [new HumanMessage("And tomorrow?")] }, { configurable: { thread_id: thread }, streamMode })) chunks.push(chunk);
+  for await (const chunk of await graph.stream(
+    { messages: [new HumanMessage("And tomorrow?")] },
+    { configurable: { thread_id: thread }, streamMode },
+  ))
+    chunks.push(chunk);
   return { chunks, state: await graph.getState({ configurable: { thread_id: thread } }), model };
 }
 
@@ -45,7 +56,10 @@ async function streamNextTurn(checkpointer: BaseCheckpointSaver, thread: string,
 async function tokenMetadata(checkpointer: BaseCheckpointSaver, thread: string) {
   const graph = reactGraph({ model: agentModel("anthropic"), tools }).compile(checkpointer);
   const out: Array<[unknown, unknown]> = [];
-  for await (const [, metadata] of await graph.stream({ messages: [new HumanMessage(FIRST_QUESTION)] }, { configurable: { thread_id: thread }, streamMode: "messages" })) {
+  for await (const [, metadata] of await graph.stream(
+    { messages: [new HumanMessage(FIRST_QUESTION)] },
+    { configurable: { thread_id: thread }, streamMode: "messages" },
+  )) {
     out.push([metadata.langgraph_node, metadata.langgraph_step]);
   }
   return out;
@@ -75,7 +89,10 @@ for (const factory of saverFactories) {
       const checkpointer = new SanitizingCheckpointer(await open());
       const graph = reactGraph({ model: agentModel("openai"), tools }).compile(checkpointer);
       const tokens: string[] = [];
-      const stream = await graph.stream({ messages: [new HumanMessage(FIRST_QUESTION)] }, { configurable: { thread_id: "drop" }, streamMode: "messages", durability: "sync" });
+      const stream = await graph.stream(
+        { messages: [new HumanMessage(FIRST_QUESTION)] },
+        { configurable: { thread_id: "drop" }, streamMode: "messages", durability: "sync" },
+      );
       for await (const [chunk] of stream) {
         tokens.push(String(chunk.content));
         break;
@@ -95,7 +112,11 @@ for (const factory of saverFactories) {
       }
       const next = reactGraph({ model: agentModel("mistral"), tools }).compile(checkpointer);
       const names: string[] = [];
-      for await (const event of next.streamEvents({ messages: [new HumanMessage("And tomorrow?")] }, { configurable: { thread_id: "events" }, version: "v2" })) names.push(event.event);
+      for await (const event of next.streamEvents(
+        { messages: [new HumanMessage("And tomorrow?")] },
+        { configurable: { thread_id: "events" }, version: "v2" },
+      ))
+        names.push(event.event);
       expect(names).toContain("on_chat_model_stream");
       expect(names.at(-1)).toBe("on_chain_end");
       const state = await next.getState({ configurable: { thread_id: "events" } });
@@ -107,7 +128,11 @@ for (const factory of saverFactories) {
       const sanitized = await tokenMetadata(new SanitizingCheckpointer(await open()), "meta");
       expect(sanitized).toEqual(raw);
       // Tokens of the first LLM call (step 1), the tool results (step 2) and the answer (step 3).
-      expect([...new Set(sanitized.map(([node, step]) => `${node}@${step}`))]).toEqual(["agent@1", "tools@2", "agent@3"]);
+      expect([...new Set(sanitized.map(([node, step]) => `${node}@${step}`))]).toEqual([
+        "agent@1",
+        "tools@2",
+        "agent@3",
+      ]);
     });
   });
 }

@@ -1,8 +1,16 @@
 // Source 003 (subgraph state loss): the guide's reproduction behaves identically through the sanitizer,
 // and subgraphs that keep their own history (own message channel, adapter, input/output schemas) have
 // a cancelled run repaired in their own namespace.
-import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { Annotation, END, START, StateGraph, messagesStateReducer, type BaseCheckpointSaver, type Messages } from "@langchain/langgraph";
+import { type AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import {
+  Annotation,
+  END,
+  START,
+  StateGraph,
+  messagesStateReducer,
+  type BaseCheckpointSaver,
+  type Messages,
+} from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, type RepairEvent } from "../../src/index.js";
 import { comparable, rawAndSanitized } from "../support/compare.js";
@@ -24,11 +32,22 @@ function cancellingTools(controller: { current?: AbortController }): Record<stri
 }
 
 /** Runs `first` cancelled mid-tool, then `second` to completion, on the same graph factory. */
-async function cancelThenContinue<I>(build: (cp: BaseCheckpointSaver, tools: Record<string, ToolFn>, profile: "anthropic") => { invoke: (input: I, config: object) => Promise<unknown> }, checkpointer: BaseCheckpointSaver, first: I, second: I) {
+async function cancelThenContinue<I>(
+  build: (
+    cp: BaseCheckpointSaver,
+    tools: Record<string, ToolFn>,
+    profile: "anthropic",
+  ) => { invoke: (input: I, config: object) => Promise<unknown> },
+  checkpointer: BaseCheckpointSaver,
+  first: I,
+  second: I,
+) {
   const controller: { current?: AbortController } = { current: new AbortController() };
   const config = { configurable: { thread_id: "sub" } };
   const graph = build(checkpointer, cancellingTools(controller), "anthropic");
-  await expect(graph.invoke(first, { ...config, signal: controller.current!.signal, durability: "sync" })).rejects.toThrow();
+  await expect(
+    graph.invoke(first, { ...config, signal: controller.current!.signal, durability: "sync" }),
+  ).rejects.toThrow();
   controller.current = undefined;
   return graph.invoke(second, config);
 }
@@ -59,7 +78,11 @@ for (const factory of saverFactories) {
         const config = { configurable: { thread_id: "1" } };
         const collect = async (input: unknown, cfg: object) => {
           const events: unknown[] = [];
-          for await (const [ns, update] of await graph.stream(input as never, { ...cfg, streamMode: "updates", subgraphs: true })) {
+          for await (const [ns, update] of await graph.stream(input as never, {
+            ...cfg,
+            streamMode: "updates",
+            subgraphs: true,
+          })) {
             events.push([(ns as string[]).map((n) => n.split(":")[0]), update]);
           }
           return events;
@@ -78,7 +101,9 @@ for (const factory of saverFactories) {
 
     it("own message channels: a run cancelled inside the child (adapter, child_messages) is repaired in the child's namespace", async () => {
       const build = (checkpointer: BaseCheckpointSaver, tools: Record<string, ToolFn>, profile: "anthropic") => {
-        const child = reactGraph({ model: agentModel(profile), tools, channel: "child_messages" }).builder.compile({ checkpointer: true });
+        const child = reactGraph({ model: agentModel(profile), tools, channel: "child_messages" }).builder.compile({
+          checkpointer: true,
+        });
         return new StateGraph(Annotation.Root(messagesChannel("parent_messages")))
           .addNode("child_adapter", async (state, config) => {
             const out = await child.invoke({ child_messages: [state.parent_messages!.at(-1)!] }, config);
@@ -129,11 +154,18 @@ for (const factory of saverFactories) {
           .addEdge("researcher", END)
           .compile({ checkpointer });
       };
-      await expect(cancelThenContinue(build, await open(), { question: FIRST_QUESTION }, { question: "And tomorrow?" })).rejects.toBeInstanceOf(ProviderRejection);
+      await expect(
+        cancelThenContinue(build, await open(), { question: FIRST_QUESTION }, { question: "And tomorrow?" }),
+      ).rejects.toBeInstanceOf(ProviderRejection);
 
       const events: RepairEvent[] = [];
       const sanitizer = new SanitizingCheckpointer(await open(), { onRepair: (e) => events.push(e) });
-      const result = await cancelThenContinue(build, sanitizer, { question: FIRST_QUESTION }, { question: "And tomorrow?" });
+      const result = await cancelThenContinue(
+        build,
+        sanitizer,
+        { question: FIRST_QUESTION },
+        { question: "And tomorrow?" },
+      );
       expect(result).toMatchObject({ answer: "Happy to help with that." });
       expect(events.map((e) => [e.checkpointNs, e.channel])).toEqual([["researcher", "child_messages"]]);
     });

@@ -50,7 +50,11 @@ for (const factory of saverFactories) {
         const calls = (target.values.messages as AIMessage[]).at(-1)!.tool_calls!;
         const fork = await graph.updateState(
           target.config,
-          { messages: calls.map((c) => new ToolMessage({ content: "edited by a human", tool_call_id: c.id!, name: c.name })) },
+          {
+            messages: calls.map(
+              (c) => new ToolMessage({ content: "edited by a human", tool_call_id: c.id!, name: c.name }),
+            ),
+          },
           "tools",
         );
         const forked = await graph.invoke(null, fork);
@@ -62,7 +66,9 @@ for (const factory of saverFactories) {
       // absent, so a fork from an earlier checkpoint reads the original timeline's value instead of its
       // own (raw and sanitized alike). Pinned here so that an upstream fix shows up.
       const forkKeepsEdits = factory.name !== "@langchain/langgraph-checkpoint-postgres";
-      expect((sanitized.messages as BaseMessage[]).filter((m) => m.content === "edited by a human")).toHaveLength(forkKeepsEdits ? 2 : 0);
+      expect((sanitized.messages as BaseMessage[]).filter((m) => m.content === "edited by a human")).toHaveLength(
+        forkKeepsEdits ? 2 : 0,
+      );
     });
 
     it("retries a failed tool with invoke(null) and sanitizer: 'preserve' exactly as the raw saver does", async () => {
@@ -76,20 +82,29 @@ for (const factory of saverFactories) {
           lookup: () => LOOKUP_RESULT,
         };
         const graph = reactGraph({ model: agentModel("openai"), tools, field }).compile(checkpointer);
-        const error = await graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, { ...config, durability: "sync" }).catch((e: Error) => e.message);
+        const error = await graph
+          .invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, { ...config, durability: "sync" })
+          .catch((e: Error) => e.message);
         const retried = await graph.invoke(null, { configurable: { ...config.configurable, sanitizer: "preserve" } });
         return { error, retried };
       });
       expect(comparable(sanitized)).toEqual(comparable(raw));
       expect(sanitized.error).toBe("search backend timed out");
-      expect((sanitized.retried.messages as BaseMessage[]).map((m) => m.type)).toEqual(["human", "ai", "tool", "tool", "ai"]);
+      expect((sanitized.retried.messages as BaseMessage[]).map((m) => m.type)).toEqual([
+        "human",
+        "ai",
+        "tool",
+        "tool",
+        "ai",
+      ]);
     });
 
     it("lists the same history (getStateHistory) as the raw saver for a finished conversation", async () => {
       const { raw, sanitized } = await rawAndSanitized(open, async (checkpointer) => {
         const graph = await conversation(checkpointer, field);
         const history = [];
-        for await (const snapshot of graph.getStateHistory(config)) history.push({ values: snapshot.values, next: snapshot.next, step: snapshot.metadata?.step });
+        for await (const snapshot of graph.getStateHistory(config))
+          history.push({ values: snapshot.values, next: snapshot.next, step: snapshot.metadata?.step });
         return history;
       });
       expect(comparable(sanitized)).toEqual(comparable(raw));

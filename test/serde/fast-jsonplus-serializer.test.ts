@@ -55,31 +55,78 @@ async function expectSameRead(data: Uint8Array | string, type = "json") {
 // Keys that mean something to one of the revivers, mixed with arbitrary ones.
 const key = fc.oneof(
   { weight: 3, arbitrary: fc.string({ maxLength: 6 }) },
-  fc.constantFrom("lc", "type", "id", "kwargs", "value", "args", "__proto__", "__lc_escaped__", "constructor", "tool_calls", "a-b", "a b", "_x"),
+  fc.constantFrom(
+    "lc",
+    "type",
+    "id",
+    "kwargs",
+    "value",
+    "args",
+    "__proto__",
+    "__lc_escaped__",
+    "constructor",
+    "tool_calls",
+    "a-b",
+    "a b",
+    "_x",
+  ),
 );
 const plainKey = fc.string({ maxLength: 6 }).filter((k) => !["lc", "__proto__", "__lc_escaped__"].includes(k));
 /** JSON values and `undefined`: what checkpoints are made of. */
 const plainValue = fc.anything({ key: plainKey, maxDepth: 3 });
-const anyValue = fc.anything({ key, maxDepth: 3, withMap: true, withSet: true, withDate: true, withTypedArray: true, withNullPrototype: true });
+const anyValue = fc.anything({
+  key,
+  maxDepth: 3,
+  withMap: true,
+  withSet: true,
+  withDate: true,
+  withTypedArray: true,
+  withNullPrototype: true,
+});
 const usage = fc.record({ input_tokens: fc.nat(), output_tokens: fc.nat(), total_tokens: fc.nat() });
 
 /** Every message class a chat history holds, with optional fields present or not, holding `value`s. */
 const messageOf = (value: fc.Arbitrary<unknown>, keys: fc.Arbitrary<string>) => {
   const dict = fc.dictionary(keys, value, { maxKeys: 4 });
   // Typed as text blocks for the constructors; generated blocks may hold anything.
-  const content = fc.oneof(fc.string(), fc.array(fc.oneof(fc.record({ type: fc.constant("text"), text: fc.string() }), dict), { maxLength: 3 })) as fc.Arbitrary<string | { type: "text"; text: string }[]>;
-  const toolCall = fc.record({ id: fc.string(), name: fc.string(), args: dict, type: fc.constant("tool_call" as const) }, { requiredKeys: ["name", "args"] });
+  const content = fc.oneof(
+    fc.string(),
+    fc.array(fc.oneof(fc.record({ type: fc.constant("text"), text: fc.string() }), dict), { maxLength: 3 }),
+  ) as fc.Arbitrary<string | { type: "text"; text: string }[]>;
+  const toolCall = fc.record(
+    { id: fc.string(), name: fc.string(), args: dict, type: fc.constant("tool_call" as const) },
+    { requiredKeys: ["name", "args"] },
+  );
   const common = { content, id: fc.string(), name: fc.string(), additional_kwargs: dict, response_metadata: dict };
   return fc.oneof(
     fc.record(common, { requiredKeys: ["content"] }).map((f) => new HumanMessage(f)),
     fc.record(common, { requiredKeys: ["content"] }).map((f) => new HumanMessageChunk(f)),
     fc.record(common, { requiredKeys: ["content"] }).map((f) => new SystemMessage(f)),
-    fc.record({ ...common, tool_calls: fc.array(toolCall, { maxLength: 2 }), usage_metadata: usage }, { requiredKeys: ["content"] }).map((f) => new AIMessage(f)),
+    fc
+      .record(
+        { ...common, tool_calls: fc.array(toolCall, { maxLength: 2 }), usage_metadata: usage },
+        { requiredKeys: ["content"] },
+      )
+      .map((f) => new AIMessage(f)),
     fc.record({ ...common, usage_metadata: usage }, { requiredKeys: ["content"] }).map((f) => new AIMessageChunk(f)),
-    fc.record({ ...common, tool_call_id: fc.string(), artifact: value, status: fc.constantFrom("success" as const, "error" as const) }, { requiredKeys: ["content", "tool_call_id"] }).map((f) => new ToolMessage(f)),
-    fc.record({ ...common, tool_call_id: fc.string() }, { requiredKeys: ["content", "tool_call_id"] }).map((f) => new ToolMessageChunk(f)),
+    fc
+      .record(
+        {
+          ...common,
+          tool_call_id: fc.string(),
+          artifact: value,
+          status: fc.constantFrom("success" as const, "error" as const),
+        },
+        { requiredKeys: ["content", "tool_call_id"] },
+      )
+      .map((f) => new ToolMessage(f)),
+    fc
+      .record({ ...common, tool_call_id: fc.string() }, { requiredKeys: ["content", "tool_call_id"] })
+      .map((f) => new ToolMessageChunk(f)),
     fc.record({ ...common, role: fc.string() }, { requiredKeys: ["content", "role"] }).map((f) => new ChatMessage(f)),
-    fc.record({ ...common, name: fc.string() }, { requiredKeys: ["content", "name"] }).map((f) => new FunctionMessage(f)),
+    fc
+      .record({ ...common, name: fc.string() }, { requiredKeys: ["content", "name"] })
+      .map((f) => new FunctionMessage(f)),
     fc.string().map((id) => new RemoveMessage({ id })),
   );
 };
@@ -91,7 +138,11 @@ const lcRecord = fc.record(
   {
     lc: fc.constantFrom(1, 2, 3),
     type: fc.constantFrom("constructor", "undefined", "delta_snapshot", "secret", "not_implemented"),
-    id: fc.oneof(fc.constant(["langchain_core", "messages", "HumanMessage"]), fc.constant(["Set"]), fc.array(fc.string(), { maxLength: 3 })),
+    id: fc.oneof(
+      fc.constant(["langchain_core", "messages", "HumanMessage"]),
+      fc.constant(["Set"]),
+      fc.array(fc.string(), { maxLength: 3 }),
+    ),
     kwargs: dict,
     value: anyValue,
     args: fc.array(anyValue, { maxLength: 2 }),
@@ -127,7 +178,9 @@ describe("FastJsonPlusSerializer reads like JsonPlusSerializer", () => {
   });
 
   it("reads JSON the stock writer never produces (raw lc records, odd keys) exactly as the stock serializer does", async () => {
-    const raw = fc.jsonValue().chain((json) => fc.array(lcRecord, { maxLength: 2 }).map((records) => ({ json, records })));
+    const raw = fc
+      .jsonValue()
+      .chain((json) => fc.array(lcRecord, { maxLength: 2 }).map((records) => ({ json, records })));
     await fc.assert(
       fc.asyncProperty(raw, async (value) => {
         await expectSameRead(JSON.stringify(value));
@@ -166,31 +219,73 @@ describe("FastJsonPlusSerializer reads like JsonPlusSerializer", () => {
     ];
     const [, bytes] = await stock.dumpsTyped({ messages: history });
     const read = (await fast.loadsTyped("json", bytes)) as { messages: unknown[] };
-    expect(read.messages.map((m) => (m as object).constructor)).toEqual([HumanMessage, AIMessage, ToolMessage, AIMessageChunk]);
+    expect(read.messages.map((m) => (m as object).constructor)).toEqual([
+      HumanMessage,
+      AIMessage,
+      ToolMessage,
+      AIMessageChunk,
+    ]);
     expect(read.messages).toStrictEqual(history);
   });
 });
 
-const msg = (name: string, kwargs: string) => `{"lc":1,"type":"constructor","id":["langchain_core","messages","${name}"],"kwargs":${kwargs}}`;
+const msg = (name: string, kwargs: string) =>
+  `{"lc":1,"type":"constructor","id":["langchain_core","messages","${name}"],"kwargs":${kwargs}}`;
 
 describe("FastJsonPlusSerializer on shapes only the stock reviver handles", () => {
   it.each([
     ["a kwargs key load() camel-cases", msg("HumanMessage", `{"content":"x","extra-key":1,"other_key":2}`)],
     ["a kwargs key an object inherits", msg("HumanMessage", `{"content":"x","constructor":1,"toString":2}`)],
-    ["an escaped object in kwargs", msg("AIMessage", `{"content":"x","additional_kwargs":{"a":{"__lc_escaped__":{"lc":1,"type":"secret","id":["K"]}}}}`)],
-    ["undefined records nested in kwargs", msg("AIMessage", `{"content":[{"type":"text","text":"a","x":{"lc":2,"type":"undefined"}},{"lc":2,"type":"undefined"}],"usage_metadata":{"lc":2,"type":"undefined"}}`)],
-    ["-0 in kwargs, which JSON.stringify turns into 0", msg("AIMessage", `{"content":"x","additional_kwargs":{"a":-0,"b":[-0.0,{"c":-0}]},"usage_metadata":{"input_tokens":-0,"output_tokens":0,"total_tokens":0}}`)],
+    [
+      "an escaped object in kwargs",
+      msg(
+        "AIMessage",
+        `{"content":"x","additional_kwargs":{"a":{"__lc_escaped__":{"lc":1,"type":"secret","id":["K"]}}}}`,
+      ),
+    ],
+    [
+      "undefined records nested in kwargs",
+      msg(
+        "AIMessage",
+        `{"content":[{"type":"text","text":"a","x":{"lc":2,"type":"undefined"}},{"lc":2,"type":"undefined"}],"usage_metadata":{"lc":2,"type":"undefined"}}`,
+      ),
+    ],
+    [
+      "-0 in kwargs, which JSON.stringify turns into 0",
+      msg(
+        "AIMessage",
+        `{"content":"x","additional_kwargs":{"a":-0,"b":[-0.0,{"c":-0}]},"usage_metadata":{"input_tokens":-0,"output_tokens":0,"total_tokens":0}}`,
+      ),
+    ],
     ["-0 outside any message, which stays -0", `{"a":-0,"b":[-0]}`],
     ["an undefined record with extra keys", `{"a":{"lc":2,"type":"undefined","b":1}}`],
     ["a __proto__ key", `{"a":{"__proto__":{"polluted":true}},"b":[{"__proto__":1}]}`],
     ["a __proto__ key in kwargs", msg("HumanMessage", `{"content":"x","additional_kwargs":{"__proto__":{"p":1}}}`)],
-    ["Set, Map, RegExp, Error and Uint8Array records", `[{"lc":2,"type":"constructor","id":["Set"],"method":null,"args":[[1,2]],"kwargs":{}},{"lc":2,"type":"constructor","id":["Map"],"method":null,"args":[[["k",1]]],"kwargs":{}},{"lc":2,"type":"constructor","id":["RegExp"],"method":null,"args":["a+","g"],"kwargs":{}},{"lc":2,"type":"constructor","id":["Error"],"method":null,"args":["boom"],"kwargs":{}},{"lc":2,"type":"constructor","id":["Uint8Array"],"method":"from","args":[[1,2]],"kwargs":{}}]`],
+    [
+      "Set, Map, RegExp, Error and Uint8Array records",
+      `[{"lc":2,"type":"constructor","id":["Set"],"method":null,"args":[[1,2]],"kwargs":{}},{"lc":2,"type":"constructor","id":["Map"],"method":null,"args":[[["k",1]]],"kwargs":{}},{"lc":2,"type":"constructor","id":["RegExp"],"method":null,"args":["a+","g"],"kwargs":{}},{"lc":2,"type":"constructor","id":["Error"],"method":null,"args":["boom"],"kwargs":{}},{"lc":2,"type":"constructor","id":["Uint8Array"],"method":"from","args":[[1,2]],"kwargs":{}}]`,
+    ],
     ["a delta snapshot", `{"lc":2,"type":"delta_snapshot","value":[1,2]}`],
-    ["a message inside a message's kwargs", msg("ToolMessage", `{"content":"x","tool_call_id":"c","artifact":${msg("HumanMessage", `{"content":"inner"}`)}}`)],
-    ["a message record with an extra key", `{"lc":1,"type":"constructor","id":["langchain_core","messages","HumanMessage"],"kwargs":{"content":"x"},"graph":1}`],
-    ["a message record without kwargs", `{"lc":1,"type":"constructor","id":["langchain_core","messages","HumanMessage"]}`],
-    ["kwargs that are themselves an lc record", `{"lc":1,"type":"constructor","id":["langchain_core","messages","HumanMessage"],"kwargs":{"lc":2,"type":"undefined"}}`],
-    ["a LangChain class that is not a message", `{"lc":1,"type":"constructor","id":["langchain_core","prompts","prompt","PromptTemplate"],"kwargs":{"template":"{x}","input_variables":["x"]}}`],
+    [
+      "a message inside a message's kwargs",
+      msg("ToolMessage", `{"content":"x","tool_call_id":"c","artifact":${msg("HumanMessage", `{"content":"inner"}`)}}`),
+    ],
+    [
+      "a message record with an extra key",
+      `{"lc":1,"type":"constructor","id":["langchain_core","messages","HumanMessage"],"kwargs":{"content":"x"},"graph":1}`,
+    ],
+    [
+      "a message record without kwargs",
+      `{"lc":1,"type":"constructor","id":["langchain_core","messages","HumanMessage"]}`,
+    ],
+    [
+      "kwargs that are themselves an lc record",
+      `{"lc":1,"type":"constructor","id":["langchain_core","messages","HumanMessage"],"kwargs":{"lc":2,"type":"undefined"}}`,
+    ],
+    [
+      "a LangChain class that is not a message",
+      `{"lc":1,"type":"constructor","id":["langchain_core","prompts","prompt","PromptTemplate"],"kwargs":{"template":"{x}","input_variables":["x"]}}`,
+    ],
   ])("%s", async (_, json) => {
     const read = await expectSameRead(json);
     expect(read).toHaveProperty("value");
@@ -201,7 +296,10 @@ describe("FastJsonPlusSerializer on shapes only the stock reviver handles", () =
     ["a message-module export that is not a class", msg("isAIMessage", `{"content":"x"}`)],
     ["a namespace load() refuses", `{"lc":1,"type":"constructor","id":["evil","module","Thing"],"kwargs":{}}`],
     ["a secret", msg("HumanMessage", `{"content":{"lc":1,"type":"secret","id":["API_KEY"]}}`)],
-    ["nesting deeper than load() allows", msg("HumanMessage", `{"content":"x","additional_kwargs":${"[".repeat(60)}${"]".repeat(60)}}`)],
+    [
+      "nesting deeper than load() allows",
+      msg("HumanMessage", `{"content":"x","additional_kwargs":${"[".repeat(60)}${"]".repeat(60)}}`),
+    ],
     ["invalid JSON", `{"messages": [`],
   ])("rejects %s with the stock error", async (_, json) => {
     const read = await expectSameRead(json);

@@ -25,12 +25,19 @@ describe.each(saverFactories)("stored threads on $name", (factory) => {
     const saver = await open();
     const thread = `serde-${randomUUID()}`;
     await cancelFirstTurn(saver, "after-one-of-two-parallel-tools", thread, "persistent-subgraph");
-    await nextTurn(new SanitizingCheckpointer(saver), "anthropic", thread, "Thanks, and tomorrow?", "persistent-subgraph");
+    await nextTurn(
+      new SanitizingCheckpointer(saver),
+      "anthropic",
+      thread,
+      "Thanks, and tomorrow?",
+      "persistent-subgraph",
+    );
 
     const stock = await history(factory.reader(saver, new JsonPlusSerializer()), thread);
     const fast = await history(factory.reader(saver, new FastJsonPlusSerializer()), thread);
     expect(stock.length).toBeGreaterThan(5);
     expect(stock.some((tuple) => (tuple.pendingWrites ?? []).length > 0)).toBe(true);
-    if (!isDeepStrictEqual(fast, stock)) expect.fail(`fast ${inspect(fast, { depth: 8 })}\nstock ${inspect(stock, { depth: 8 })}`);
+    if (!isDeepStrictEqual(fast, stock))
+      expect.fail(`fast ${inspect(fast, { depth: 8 })}\nstock ${inspect(stock, { depth: 8 })}`);
   });
 });

@@ -20,7 +20,13 @@ const FORMATS: Format[] = ["plain", "openai", "anthropic", "responses", "gemini"
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.constant({ t: "human" } as Op) },
   { weight: 3, arbitrary: fc.record({ t: fc.constant("reply" as const), thinking: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant("empty" as const), content: fc.constantFrom("" as const, " \n" as const, "[]" as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant("empty" as const),
+      content: fc.constantFrom("" as const, " \n" as const, "[]" as const),
+    }),
+  },
   {
     weight: 3,
     arbitrary: fc.record({
@@ -68,7 +74,13 @@ function callTurn(id: string, format: Format, valid: string[], invalid: string[]
         id,
         content: "",
         tool_calls: valid.map((c) => ({ id: c, name: `tool_${c}`, args: {}, type: "tool_call" as const })),
-        invalid_tool_calls: invalid.map((c) => ({ id: c, name: `tool_${c}`, args: "{", error: "bad json", type: "invalid_tool_call" as const })),
+        invalid_tool_calls: invalid.map((c) => ({
+          id: c,
+          name: `tool_${c}`,
+          args: "{",
+          error: "bad json",
+          type: "invalid_tool_call" as const,
+        })),
       });
   }
 }
@@ -96,7 +108,12 @@ export const anyHistory: fc.Arbitrary<BaseMessage[]> = fc
           out.push(
             new AIMessage({
               id,
-              content: o.thinking ? [{ type: "thinking", thinking: "hmm", signature: `sig${i}` }, { type: "text", text: `answer ${i}` }] : `answer ${i}`,
+              content: o.thinking
+                ? [
+                    { type: "thinking", thinking: "hmm", signature: `sig${i}` },
+                    { type: "text", text: `answer ${i}` },
+                  ]
+                : `answer ${i}`,
             }),
           );
           break;
@@ -106,7 +123,12 @@ export const anyHistory: fc.Arbitrary<BaseMessage[]> = fc
         case "calls": {
           // ChatAnthropic, the Responses API and Gemini always give ids of their own; empty, blank and
           // malformed ids come from OpenAI-compatible servers and hand-built messages.
-          const kind = (o.format === "plain" || o.format === "openai") && o.ids !== "reused" ? o.ids : o.ids === "reused" ? "reused" : "fresh";
+          const kind =
+            (o.format === "plain" || o.format === "openai") && o.ids !== "reused"
+              ? o.ids
+              : o.ids === "reused"
+                ? "reused"
+                : "fresh";
           const ids = Array.from({ length: o.n }, (_, k) => callId(kind, fresh++, k));
           const invalid = Math.min(o.invalid, o.n);
           declared.push(...ids);
@@ -115,7 +137,14 @@ export const anyHistory: fc.Arbitrary<BaseMessage[]> = fc
         }
         case "result":
           if (declared.length === 0) break;
-          out.push(new ToolMessage({ id, content: `result ${i}`, tool_call_id: declared[o.pick % declared.length]!, name: "tool" }));
+          out.push(
+            new ToolMessage({
+              id,
+              content: `result ${i}`,
+              tool_call_id: declared[o.pick % declared.length]!,
+              name: "tool",
+            }),
+          );
           break;
         case "orphan":
           out.push(new ToolMessage({ id, content: `orphan ${i}`, tool_call_id: `ghost${i}`, name: "tool" }));
@@ -131,7 +160,10 @@ export const anyHistory: fc.Arbitrary<BaseMessage[]> = fc
  * invalid call next to valid ones (which no converter sends), thinking replies.
  */
 export const cleanHistory: fc.Arbitrary<BaseMessage[]> = fc
-  .array(fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.constantFrom(...FORMATS), fc.boolean()), { maxLength: 3 }), { maxLength: 8 })
+  .array(
+    fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.constantFrom(...FORMATS), fc.boolean()), { maxLength: 3 }),
+    { maxLength: 8 },
+  )
   .map((turns) => {
     const out: BaseMessage[] = [new SystemMessage({ id: "sys", content: "system prompt" })];
     let n = 0;
@@ -143,7 +175,15 @@ export const cleanHistory: fc.Arbitrary<BaseMessage[]> = fc
         out.push(callTurn(`a${n}`, format, ids, invalid));
         for (const id of ids) out.push(new ToolMessage({ id: `r${id}`, content: "ok", tool_call_id: id }));
       }
-      out.push(new AIMessage({ id: `f${t}`, content: [{ type: "thinking", thinking: "done", signature: `s${t}` }, { type: "text", text: `answer ${t}` }] }));
+      out.push(
+        new AIMessage({
+          id: `f${t}`,
+          content: [
+            { type: "thinking", thinking: "done", signature: `s${t}` },
+            { type: "text", text: `answer ${t}` },
+          ],
+        }),
+      );
     });
     return out;
   });
@@ -155,5 +195,7 @@ export const cleanHistory: fc.Arbitrary<BaseMessage[]> = fc
 export const cleanRequestHistory: fc.Arbitrary<BaseMessage[]> = fc
   .tuple(cleanHistory, fc.constantFrom("new input", "awaiting reply"))
   .map(([history, end]) =>
-    end === "new input" ? [...history, new HumanMessage({ id: "next", content: "next question" })] : history.slice(0, -1),
+    end === "new input"
+      ? [...history, new HumanMessage({ id: "next", content: "next question" })]
+      : history.slice(0, -1),
   );

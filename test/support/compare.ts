@@ -10,7 +10,8 @@ export function comparable(value: unknown): unknown {
   return JSON.parse(
     JSON.stringify(value, (key, v) => {
       if (key === "id" || key === "checkpoint_id" || key === "ts" || key === "lc_kwargs") return undefined;
-      if (v && typeof v === "object" && typeof v.toDict === "function") return { type: v.type, ...v.toDict().kwargs, id: undefined };
+      if (v && typeof v === "object" && typeof v.toDict === "function")
+        return { type: v.type, ...v.toDict().kwargs, id: undefined };
       return v;
     }),
   );

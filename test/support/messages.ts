@@ -5,7 +5,11 @@ export const human = (id: string, content = `user ${id}`) => new HumanMessage({ 
 export const system = (id: string, content = "You are helpful.") => new SystemMessage({ id, content });
 export const reply = (id: string, content = `reply ${id}`) => new AIMessage({ id, content });
 export const calls = (id: string, ...callIds: string[]) =>
-  new AIMessage({ id, content: "", tool_calls: callIds.map((c) => ({ id: c, name: `tool_${c}`, args: {}, type: "tool_call" as const })) });
+  new AIMessage({
+    id,
+    content: "",
+    tool_calls: callIds.map((c) => ({ id: c, name: `tool_${c}`, args: {}, type: "tool_call" as const })),
+  });
 export const result = (id: string, callId: string, content = `result ${id}`) =>
   new ToolMessage({ id, content, tool_call_id: callId, name: `tool_${callId}` });
 
@@ -23,7 +27,13 @@ export const shape = (messages: readonly unknown[]) =>
 const ARGS = '{"q": "x"}';
 const TRUNCATED = '{"q": "unterminat';
 const toolCall = (id: string) => ({ id, name: "search", args: { q: "x" }, type: "tool_call" as const });
-const invalidCall = (id: string) => ({ id, name: "search", args: TRUNCATED, error: "JSON parse error", type: "invalid_tool_call" as const });
+const invalidCall = (id: string) => ({
+  id,
+  name: "search",
+  args: TRUNCATED,
+  error: "JSON parse error",
+  type: "invalid_tool_call" as const,
+});
 
 /** ChatOpenAI (completions): the raw calls, valid and invalid, in `additional_kwargs.tool_calls`. */
 export const openAiTurn = (id: string, valid: string[], invalid: string[] = []) =>
@@ -33,11 +43,13 @@ export const openAiTurn = (id: string, valid: string[], invalid: string[] = []) 
     tool_calls: valid.map(toolCall),
     invalid_tool_calls: invalid.map(invalidCall),
     additional_kwargs: {
-      tool_calls: [...valid.map((c) => [c, ARGS] as const), ...invalid.map((c) => [c, TRUNCATED] as const)].map(([c, args]) => ({
-        id: c,
-        type: "function" as const,
-        function: { name: "search", arguments: args },
-      })),
+      tool_calls: [...valid.map((c) => [c, ARGS] as const), ...invalid.map((c) => [c, TRUNCATED] as const)].map(
+        ([c, args]) => ({
+          id: c,
+          type: "function" as const,
+          function: { name: "search", arguments: args },
+        }),
+      ),
     },
   });
 
@@ -81,5 +93,7 @@ export const geminiTurn = (id: string, valid: string[]) =>
     id,
     content: "",
     tool_calls: valid.map(toolCall),
-    additional_kwargs: { __gemini_function_call_thought_signatures__: Object.fromEntries(valid.map((c) => [c, `sig-${c}`])) },
+    additional_kwargs: {
+      __gemini_function_call_thought_signatures__: Object.fromEntries(valid.map((c) => [c, `sig-${c}`])),
+    },
   });

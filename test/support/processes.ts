@@ -29,7 +29,9 @@ export function spawnUntilReady(
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`${command} ${args.join(" ")} exited with ${code} before ready:\n${output}`)));
+    child.once("exit", (code) =>
+      reject(new Error(`${command} ${args.join(" ")} exited with ${code} before ready:\n${output}`)),
+    );
   });
 }
 

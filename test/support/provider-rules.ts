@@ -17,7 +17,8 @@ const role = (m: BaseMessage): Role => {
   return t === "human" || t === "ai" || t === "tool" || t === "system" ? t : "other";
 };
 type Loose = Record<string, unknown>;
-const list = (value: unknown): Loose[] => (Array.isArray(value) ? value.filter((v) => typeof v === "object" && v !== null) : []);
+const list = (value: unknown): Loose[] =>
+  Array.isArray(value) ? value.filter((v) => typeof v === "object" && v !== null) : [];
 const idOf = (item: Loose) => String(item.call_id ?? item.id ?? "");
 const toolCallIds = (m: BaseMessage) => list((m as unknown as Loose).tool_calls).map(idOf);
 const contentCalls = (m: BaseMessage, types: string[]) => list(m.content).filter((b) => types.includes(String(b.type)));
@@ -51,7 +52,9 @@ export function sentCallIds(profile: WireProfile, m: BaseMessage): string[] {
     case "openai-responses": {
       const output = (m.response_metadata as Loose | undefined)?.output;
       if (Array.isArray(output) && output.length > 0 && output.every((item) => typeof item?.type === "string")) {
-        return list(output).filter((item) => item.type === "function_call" || item.type === "custom_tool_call").map(idOf);
+        return list(output)
+          .filter((item) => item.type === "function_call" || item.type === "custom_tool_call")
+          .map(idOf);
       }
       return calls.length > 0 ? calls : kwargsCalls();
     }
@@ -68,7 +71,8 @@ const resultId = (m: BaseMessage) => (m as { tool_call_id?: string }).tool_call_
 const isEmpty = (m: BaseMessage) =>
   typeof m.content === "string"
     ? m.content.trim() === ""
-    : Array.isArray(m.content) && m.content.every((b) => typeof b === "object" && b.type === "text" && !String(b.text ?? "").trim());
+    : Array.isArray(m.content) &&
+      m.content.every((b) => typeof b === "object" && b.type === "text" && !String(b.text ?? "").trim());
 
 /** Results right after an AIMessage with calls: the ids of the contiguous ToolMessages that follow it. */
 function followingResults(messages: readonly BaseMessage[], i: number): string[] {
@@ -113,7 +117,9 @@ function pairing(
 
 function emptyContent(profile: WireProfile, messages: readonly BaseMessage[]): string | undefined {
   const i = messages.findIndex((m) => isEmpty(m) && !(role(m) === "ai" && sentCallIds(profile, m).length > 0));
-  return i >= 0 ? `messages.${i}: all messages must have non-empty content except for the optional final assistant message` : undefined;
+  return i >= 0
+    ? `messages.${i}: all messages must have non-empty content except for the optional final assistant message`
+    : undefined;
 }
 
 /** The first sent call id that `check` rejects (with the ids sent before it), as `error(id, i)`. */
@@ -151,7 +157,9 @@ const openAiIds = (id: string) =>
 const responsesIds = (id: string) => (id === "" ? "Invalid 'input[].call_id': empty string." : undefined);
 // Bedrock Converse: `toolUse.toolUseId` must satisfy [a-zA-Z0-9_-]+ (at most 64 characters).
 const bedrockIds = (id: string) =>
-  /^[a-zA-Z0-9_-]{1,64}$/.test(id) ? undefined : `Value '${id}' at 'toolUse.toolUseId' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`;
+  /^[a-zA-Z0-9_-]{1,64}$/.test(id)
+    ? undefined
+    : `Value '${id}' at 'toolUse.toolUseId' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`;
 
 /** Roles as the provider's API sees them after the LangChain adapter: tool results are sent as user turns. */
 function consecutiveTurns(messages: readonly BaseMessage[], mapTool: "user" | "tool"): Array<[string, string, number]> {
@@ -174,8 +182,10 @@ const RULES: Record<WireProfile, (messages: readonly BaseMessage[]) => string | 
     pairing(
       "anthropic",
       messages,
-      (i, ids) => `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${ids.join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
-      (i) => `messages.${i}.content.0: unexpected \`tool_use_id\` found in \`tool_result\` blocks. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+      (i, ids) =>
+        `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${ids.join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+      (i) =>
+        `messages.${i}.content.0: unexpected \`tool_use_id\` found in \`tool_result\` blocks. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
       (id) => `messages: duplicate \`tool_result\` for \`tool_use_id\` ${id}`,
     ) ??
     emptyContent("anthropic", messages),
@@ -184,8 +194,10 @@ const RULES: Record<WireProfile, (messages: readonly BaseMessage[]) => string | 
     pairing(
       "openai",
       messages,
-      (_i, ids) => `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${ids.join(", ")}`,
-      (i) => `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'. (messages.[${i}].role)`,
+      (_i, ids) =>
+        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${ids.join(", ")}`,
+      (i) =>
+        `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'. (messages.[${i}].role)`,
       (id) => `Duplicate value for 'tool_call_id' of ${id} in message[0]`,
     ) ??
     emptyContent("openai", messages),
@@ -196,7 +208,8 @@ const RULES: Record<WireProfile, (messages: readonly BaseMessage[]) => string | 
       "openai-responses",
       messages,
       (_i, ids) => `No tool output found for function call ${ids[0]}.`,
-      (i) => `No tool call found for function call output with call_id ${String((messages[i] as unknown as Loose).tool_call_id)}.`,
+      (i) =>
+        `No tool call found for function call output with call_id ${String((messages[i] as unknown as Loose).tool_call_id)}.`,
       (id) => `Duplicate function_call_output for call_id ${id}.`,
     ) ??
     emptyContent("openai-responses", messages),
@@ -204,7 +217,8 @@ const RULES: Record<WireProfile, (messages: readonly BaseMessage[]) => string | 
     // The adapter merges consecutive ToolMessages into one user turn; any other repeated user turn is
     // rejected. (Two assistant turns in a row are out of scope: the sanitizer does not merge them.)
     const repeated = consecutiveTurns(messages, "user").some(
-      ([a, b, i]) => a === "user" && b === "user" && !(role(messages[i]!) === "tool" && role(messages[i - 1]!) === "tool"),
+      ([a, b, i]) =>
+        a === "user" && b === "user" && !(role(messages[i]!) === "tool" && role(messages[i - 1]!) === "tool"),
     );
     if (repeated) {
       return "A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.";
@@ -215,16 +229,24 @@ const RULES: Record<WireProfile, (messages: readonly BaseMessage[]) => string | 
         "bedrock",
         messages,
         (i, ids) => `Expected toolResult blocks at messages.${i + 1}.content for the following Ids: ${ids.join(", ")}`,
-        (i) => `The number of toolResult blocks at messages.${i}.content exceeds the number of toolUse blocks of previous turn.`,
+        (i) =>
+          `The number of toolResult blocks at messages.${i}.content exceeds the number of toolUse blocks of previous turn.`,
         (id) => `Duplicate toolResult for toolUseId ${id}`,
-      ) ?? emptyContent("bedrock", messages)
+      ) ??
+      emptyContent("bedrock", messages)
     );
   },
   gemini: (messages) => {
     const gemini = "Please ensure that function response turn comes immediately after a function call turn.";
     return (
       systemOnlyFirst(messages) ??
-      pairing("gemini", messages, () => gemini, () => gemini, () => gemini) ??
+      pairing(
+        "gemini",
+        messages,
+        () => gemini,
+        () => gemini,
+        () => gemini,
+      ) ??
       (consecutiveTurns(messages, "tool").some(([a, b]) => a === "user" && b === "user")
         ? "Please ensure that multiturn requests alternate between user and model."
         : undefined) ??
@@ -239,7 +261,9 @@ const RULES: Record<WireProfile, (messages: readonly BaseMessage[]) => string | 
       () => "Unexpected role 'tool' after role 'assistant'",
       () => "Not the same number of function calls and responses",
     ) ??
-    (consecutiveTurns(messages, "tool").some(([a, b]) => a === "tool" && b === "user") ? "Unexpected role 'user' after role 'tool'" : undefined) ??
+    (consecutiveTurns(messages, "tool").some(([a, b]) => a === "tool" && b === "user")
+      ? "Unexpected role 'user' after role 'tool'"
+      : undefined) ??
     emptyContent("mistral", messages),
 };
 

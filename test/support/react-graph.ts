@@ -6,7 +6,7 @@
  * tests can compose them into graphs of their own (adapters, input/output schemas).
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { type AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
   Annotation,
@@ -63,7 +63,9 @@ const lastCalls = (messages: BaseMessage[]): ToolCall[] => {
 
 /** A graph state holding only a conversation under `name`, stored as `field`. */
 export function messagesState(name = "messages", field: MessagesField = "MessagesValue") {
-  return field === "MessagesValue" ? Annotation.Root(messagesChannel(name)) : new StateSchema({ [name]: MessagesDeltaValue });
+  return field === "MessagesValue"
+    ? Annotation.Root(messagesChannel(name))
+    : new StateSchema({ [name]: MessagesDeltaValue });
 }
 
 /** The agent's nodes and router, over the channel `channel`. */
@@ -76,9 +78,13 @@ export function reactNodes({ model, tools, fanOut = "node", channel = "messages"
       return { [channel]: [await model.invoke(messages, config)] };
     },
     tools: async (state: State, config: RunnableConfig) => ({
-      [channel]: await Promise.all(lastCalls(state[channel] as BaseMessage[]).map((call) => runTool(tools, call, config))),
+      [channel]: await Promise.all(
+        lastCalls(state[channel] as BaseMessage[]).map((call) => runTool(tools, call, config)),
+      ),
     }),
-    tool: async (input: { call: ToolCall }, config: RunnableConfig) => ({ [channel]: [await runTool(tools, input.call, config)] }),
+    tool: async (input: { call: ToolCall }, config: RunnableConfig) => ({
+      [channel]: [await runTool(tools, input.call, config)],
+    }),
     route: (state: State) => {
       const calls = lastCalls(state[channel] as BaseMessage[]);
       if (calls.length === 0) return END;
@@ -91,7 +97,7 @@ export function reactNodes({ model, tools, fanOut = "node", channel = "messages"
 export function reactGraph(options: ReactGraphOptions) {
   const nodes = reactNodes(options);
   // The channel name is chosen at run time, so the builder is typed loosely.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+
   const builder: StateGraph<any, any, any, any> = new StateGraph(
     messagesState(options.channel, options.field) as ReturnType<typeof Annotation.Root>,
   );

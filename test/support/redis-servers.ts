@@ -44,7 +44,13 @@ async function freePort(): Promise<number> {
 
 async function waitForPing(port: number): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const client = new Redis({ port, host: "127.0.0.1", lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const client = new Redis({
+      port,
+      host: "127.0.0.1",
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     client.on("error", () => {}); // refused while the server starts: expected
     try {
       await client.connect();
@@ -68,7 +74,11 @@ export async function startRedis(extra: string[] = []): Promise<RedisServer> {
     port,
     url: `redis://127.0.0.1:${port}`,
     start: async () => {
-      child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, ...extra], { stdio: "ignore" });
+      child = spawn(
+        "redis-server",
+        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, ...extra],
+        { stdio: "ignore" },
+      );
       await waitForPing(port);
     },
     stop: async () => {
@@ -95,8 +105,16 @@ export interface RedisCluster {
 
 /** Starts three masters and joins them into one cluster covering all 16384 slots. */
 export async function startCluster(): Promise<RedisCluster> {
-  const nodes = await Promise.all([0, 1, 2].map(() => startRedis(["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000"])));
-  execFileSync("redis-cli", ["--cluster", "create", ...nodes.map((n) => `127.0.0.1:${n.port}`), "--cluster-replicas", "0", "--cluster-yes"], { stdio: "pipe" });
+  const nodes = await Promise.all(
+    [0, 1, 2].map(() =>
+      startRedis(["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000"]),
+    ),
+  );
+  execFileSync(
+    "redis-cli",
+    ["--cluster", "create", ...nodes.map((n) => `127.0.0.1:${n.port}`), "--cluster-replicas", "0", "--cluster-yes"],
+    { stdio: "pipe" },
+  );
   // Wait until every node agrees the cluster is up.
   for (const node of nodes) {
     const client = new Redis(node.port, "127.0.0.1");

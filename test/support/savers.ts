@@ -31,7 +31,11 @@ export const memoryFactory: SaverFactory = {
   name: "MemorySaver",
   create: async () => new MemorySaver(),
   destroy: async () => {},
-  reader: (saver, serde) => Object.assign(new MemorySaver(serde), { storage: (saver as MemorySaver).storage, writes: (saver as MemorySaver).writes }),
+  reader: (saver, serde) =>
+    Object.assign(new MemorySaver(serde), {
+      storage: (saver as MemorySaver).storage,
+      writes: (saver as MemorySaver).writes,
+    }),
 };
 
 export const sqliteFactory: SaverFactory = {

@@ -13,8 +13,16 @@ import { StrictChatModel } from "./strict-chat-model.js";
  * right after the LLM's reply (before any tool starts), while a tool runs, after one of two parallel tools finished, and after all
  * tools finished while the next LLM call starts.
  */
-export type StopPoint = "before-llm" | "during-llm" | "after-llm" | "during-tools" | "after-one-of-two-parallel-tools" | "after-tools";
-export const STOP_POINTS: readonly StopPoint[] = ["before-llm", "during-llm", "after-llm", "during-tools", "after-one-of-two-parallel-tools", "after-tools"];
+export type StopPoint =
+  "before-llm" | "during-llm" | "after-llm" | "during-tools" | "after-one-of-two-parallel-tools" | "after-tools";
+export const STOP_POINTS: readonly StopPoint[] = [
+  "before-llm",
+  "during-llm",
+  "after-llm",
+  "during-tools",
+  "after-one-of-two-parallel-tools",
+  "after-tools",
+];
 
 export const FIRST_QUESTION = "What is the weather in Paris and Seoul?";
 export const LOOKUP_RESULT = "Seoul: 12°C, clear";
@@ -33,11 +41,19 @@ export interface Placement {
   field?: MessagesField;
 }
 
-function mountAgent(builder: ReturnType<typeof reactGraph>["builder"], checkpointer: BaseCheckpointSaver, { mount = "root", field }: Placement) {
+function mountAgent(
+  builder: ReturnType<typeof reactGraph>["builder"],
+  checkpointer: BaseCheckpointSaver,
+  { mount = "root", field }: Placement,
+) {
   if (mount === "root") return builder.compile({ checkpointer });
   const agent = builder.compile(mount === "persistent-subgraph" ? { checkpointer: true } : {});
   const parent = messagesState("messages", field) as ReturnType<typeof Annotation.Root>;
-  return new StateGraph(parent).addNode("assistant", agent).addEdge(START, "assistant").addEdge("assistant", END).compile({ checkpointer });
+  return new StateGraph(parent)
+    .addNode("assistant", agent)
+    .addEdge(START, "assistant")
+    .addEdge("assistant", END)
+    .compile({ checkpointer });
 }
 
 /** A model that calls two tools for the first question and answers plainly otherwise. */
@@ -53,7 +69,13 @@ export function agentModel(
     script: (messages: BaseMessage[]) => {
       const last = messages.at(-1)!;
       if (last.type === "human" && last.content === FIRST_QUESTION) {
-        return { content: "Let me check both cities. ", toolCalls: [{ name: "search", args: { city: "Paris" } }, { name: "lookup", args: { city: "Seoul" } }] };
+        return {
+          content: "Let me check both cities. ",
+          toolCalls: [
+            { name: "search", args: { city: "Paris" } },
+            { name: "lookup", args: { city: "Seoul" } },
+          ],
+        };
       }
       return { content: last.type === "tool" ? "Paris is 15°C, Seoul is 12°C." : "Happy to help with that." };
     },
@@ -65,20 +87,28 @@ export function agentModel(
  * of the model call or tool it stopped in, and the caller cancels the run from it. Later turns run on.
  * `fanOut` is how a ReAct graph must run the tools for `stop` to happen where it says.
  */
-export function stoppingParts(stop: StopPoint, onStop: (signal: AbortSignal | undefined) => void, profile: ProviderProfile = "openai") {
+export function stoppingParts(
+  stop: StopPoint,
+  onStop: (signal: AbortSignal | undefined) => void,
+  profile: ProviderProfile = "openai",
+) {
   let stopped = false;
   const press = (signal?: AbortSignal) => {
     if (stopped) return;
     stopped = true;
     onStop(signal);
   };
-  const model = agentModel(profile, (index, call, signal) => {
-    if (stop === "before-llm" && call === 0 && index === 0) press(signal);
-    if (stop === "during-llm" && call === 0 && index === 1) press(signal);
-    if (stop === "after-tools" && call === 1 && index === 0) press(signal);
-  }, (call) => {
-    if (stop === "after-llm" && call === 0) press();
-  });
+  const model = agentModel(
+    profile,
+    (index, call, signal) => {
+      if (stop === "before-llm" && call === 0 && index === 0) press(signal);
+      if (stop === "during-llm" && call === 0 && index === 1) press(signal);
+      if (stop === "after-tools" && call === 1 && index === 0) press(signal);
+    },
+    (call) => {
+      if (stop === "after-llm" && call === 0) press();
+    },
+  );
   let lookupDone: () => void = () => {};
   const lookupFinished = new Promise<void>((resolve) => (lookupDone = resolve));
   const tools: Record<string, ToolFn> = {
@@ -111,7 +141,8 @@ export function stoppingAgent(
 }
 
 /** A mount alone, or a mount and a messages field. */
-const placementOf = (placement: Mount | Placement): Placement => (typeof placement === "string" ? { mount: placement } : placement);
+const placementOf = (placement: Mount | Placement): Placement =>
+  typeof placement === "string" ? { mount: placement } : placement;
 
 /** Runs the first turn on `thread` and cancels it at `stop`. Returns the error the run ended with. */
 export async function cancelFirstTurn(
@@ -148,7 +179,11 @@ export async function nextTurn(
 ) {
   const model = agentModel(profile);
   const where = placementOf(placement);
-  const { builder } = reactGraph({ model, field: where.field, tools: { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT } });
+  const { builder } = reactGraph({
+    model,
+    field: where.field,
+    tools: { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT },
+  });
   const graph = mountAgent(builder, checkpointer, where);
   const state = await graph.invoke({ messages: [new HumanMessage(text)] }, { configurable: { thread_id: thread } });
   return { messages: state.messages as BaseMessage[], model };

@@ -19,7 +19,8 @@ export interface WireMessage {
 export const human = (content: string) => ({ messages: [{ type: "human", content }] });
 export const messagesOf = (values: unknown) => (values as { messages: WireMessage[] }).messages;
 /** The messages of a run's last `values` part. */
-export const finalMessages = (parts: StreamPart[]) => messagesOf(parts.filter((p) => p.event === "values").at(-1)!.data);
+export const finalMessages = (parts: StreamPart[]) =>
+  messagesOf(parts.filter((p) => p.event === "values").at(-1)!.data);
 export const errorsOf = (parts: StreamPart[]) => parts.filter((p) => p.event === "error");
 
 /** Streams a run to its end, collecting every part (an aborted stream rejects). */
@@ -72,14 +73,15 @@ export interface FirstTurnOptions {
  */
 export async function firstTurnMidTool(client: Client, assistant: string, options: FirstTurnOptions = {}) {
   const { thread_id } = await client.threads.create();
-  const stream = client.runs.stream(thread_id, assistant, {
+  const parts = client.runs.stream(thread_id, assistant, {
     input: human(FIRST_QUESTION),
     streamMode: ["updates"],
     streamSubgraphs: true,
     config: { configurable: options.searchMs === undefined ? {} : { search_ms: options.searchMs } },
     signal: options.signal,
     onDisconnect: options.onDisconnect,
-  })[Symbol.asyncIterator]();
+  });
+  const stream = parts[Symbol.asyncIterator]();
   let run_id = "";
   for (;;) {
     const { value, done } = await stream.next();

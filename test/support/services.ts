@@ -19,7 +19,12 @@ async function reachable(probe: () => Promise<unknown>): Promise<boolean> {
 }
 
 async function redisUp(): Promise<boolean> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2000 });
+  const client = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 2000,
+  });
   client.on("error", () => {}); // an unreachable server is reported by the return value
   try {
     return await reachable(async () => {
@@ -51,7 +56,8 @@ export async function serviceAvailable(service: "redis" | "postgres"): Promise<b
   const up = service === "redis" ? await redisUp() : await postgresUp();
   if (up) return true;
   const url = service === "redis" ? REDIS_URL : POSTGRES_URL;
-  if (process.env.CI === "true") throw new Error(`${service} is unreachable at ${url}; CI requires it. Start it with: ${HOW_TO_START[service]}`);
+  if (process.env.CI === "true")
+    throw new Error(`${service} is unreachable at ${url}; CI requires it. Start it with: ${HOW_TO_START[service]}`);
   console.warn(`Skipping ${service} tests: no server at ${url}. Start one with: ${HOW_TO_START[service]}`);
   return false;
 }

@@ -4,7 +4,11 @@
  * from a script, token by token, so a run can be cancelled mid-stream.
  */
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
-import { BaseChatModel, type BaseChatModelCallOptions, type BindToolsInput } from "@langchain/core/language_models/chat_models";
+import {
+  BaseChatModel,
+  type BaseChatModelCallOptions,
+  type BindToolsInput,
+} from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import { providerError, type ProviderProfile } from "./provider-rules.js";
@@ -80,7 +84,10 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     return this.calls++;
   }
 
-  private reply(messages: BaseMessage[], call: number): { tokens: string[]; toolCalls: NonNullable<ScriptedReply["toolCalls"]> } {
+  private reply(
+    messages: BaseMessage[],
+    call: number,
+  ): { tokens: string[]; toolCalls: NonNullable<ScriptedReply["toolCalls"]> } {
     const scripted = this.opts.script(messages, call);
     const toolCalls = (scripted.toolCalls ?? []).map((tc, i) => ({ ...tc, id: tc.id ?? `call_${call}_${i}` }));
     return { tokens: scripted.content.split(/(?<= )/).filter((t) => t !== ""), toolCalls };
@@ -96,7 +103,12 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     this.opts.onReply?.(call);
     const message = new AIMessage({
       content: tokens.join(""),
-      tool_calls: toolCalls.map((tc) => ({ id: tc.id, name: tc.name, args: tc.args ?? {}, type: "tool_call" as const })),
+      tool_calls: toolCalls.map((tc) => ({
+        id: tc.id,
+        name: tc.name,
+        args: tc.args ?? {},
+        type: "tool_call" as const,
+      })),
     });
     return { generations: [{ text: message.text, message }] };
   }
@@ -121,7 +133,13 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
         text: "",
         message: new AIMessageChunk({
           content: "",
-          tool_call_chunks: toolCalls.map((tc, index) => ({ id: tc.id, name: tc.name, args: JSON.stringify(tc.args ?? {}), index, type: "tool_call_chunk" as const })),
+          tool_call_chunks: toolCalls.map((tc, index) => ({
+            id: tc.id,
+            name: tc.name,
+            args: JSON.stringify(tc.args ?? {}),
+            index,
+            type: "tool_call_chunk" as const,
+          })),
         }),
       });
     }

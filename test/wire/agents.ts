@@ -9,7 +9,7 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import {
   END,
-  MemorySaver,
+  type MemorySaver,
   MessagesAnnotation,
   START,
   StateGraph,

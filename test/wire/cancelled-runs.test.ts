@@ -78,7 +78,9 @@ describe.each(AGENT_KINDS)("%s", (kind) => {
       // createAgent runs each call as its own task: the finished sibling's result is saved and used (pattern N).
       // ToolNode runs both in one task, which writes nothing when cancelled.
       const recovered = kind === "createAgent" && stop === "after-one-of-two-parallel-tools";
-      expect(JSON.stringify(emulator.last(client).body).includes(LOOKUP_RESULT)).toBe(recovered || stop === "not cancelled");
+      expect(JSON.stringify(emulator.last(client).body).includes(LOOKUP_RESULT)).toBe(
+        recovered || stop === "not cancelled",
+      );
     });
   });
 });

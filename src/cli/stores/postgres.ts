@@ -3,7 +3,9 @@ import { redact } from "../../redact.js";
 import { DoctorStoreError, loadOptional, PAGE, pages, type OpenStore } from "../store.js";
 
 export async function openPostgres(url: string, schema = "public"): Promise<OpenStore> {
-  const { PostgresSaver } = await loadOptional<typeof import("@langchain/langgraph-checkpoint-postgres")>("@langchain/langgraph-checkpoint-postgres");
+  const { PostgresSaver } = await loadOptional<typeof import("@langchain/langgraph-checkpoint-postgres")>(
+    "@langchain/langgraph-checkpoint-postgres",
+  );
   const { default: pg } = await loadOptional<{ default: typeof import("pg") }>("pg");
   const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5000, max: 4 });
   const table = `${pg.escapeIdentifier(schema)}.checkpoints`;
@@ -12,7 +14,10 @@ export async function openPostgres(url: string, schema = "public"): Promise<Open
   } catch (error) {
     await pool.end();
     const code = (error as { code?: string }).code;
-    if (code === "42P01") throw new DoctorStoreError(`no checkpoints table in schema "${schema}" at ${redact(url)}: is it a LangGraph Postgres store?`);
+    if (code === "42P01")
+      throw new DoctorStoreError(
+        `no checkpoints table in schema "${schema}" at ${redact(url)}: is it a LangGraph Postgres store?`,
+      );
     throw new DoctorStoreError(`cannot reach Postgres at ${redact(url)}: ${(error as Error).message}`);
   }
   return {
@@ -26,7 +31,10 @@ export async function openPostgres(url: string, schema = "public"): Promise<Open
            ORDER BY thread_id, checkpoint_ns LIMIT ${PAGE}`,
           [after?.threadId ?? null, after?.checkpointNs ?? null, threadId ?? null, checkpointNs ?? null],
         );
-        return rows.map((r: { thread_id: string; checkpoint_ns: string }) => ({ threadId: r.thread_id, checkpointNs: r.checkpoint_ns }));
+        return rows.map((r: { thread_id: string; checkpoint_ns: string }) => ({
+          threadId: r.thread_id,
+          checkpointNs: r.checkpoint_ns,
+        }));
       }),
     close: () => pool.end(),
   };

@@ -5,7 +5,12 @@ import { DoctorStoreError, loadOptional, type OpenStore } from "../store.js";
 export async function openRedis(url: string, keyPrefix = "langgraph"): Promise<OpenStore> {
   const { Redis } = await loadOptional<typeof import("ioredis")>("ioredis");
   const { IORedisSaver } = await import("../../redis/index.js");
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null, connectTimeout: 5000 });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+    connectTimeout: 5000,
+  });
   // connect() only says "Connection is closed."; the error event says why (ECONNREFUSED, auth, DNS).
   let cause: Error | undefined;
   client.on("error", (error: Error) => (cause = error));

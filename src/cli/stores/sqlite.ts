@@ -22,7 +22,9 @@ function withoutSetupWrites(db: Database.Database): Database.Database {
 export async function openSqlite(file: string, { writable }: OpenOptions): Promise<OpenStore> {
   // SqliteSaver creates its tables in any file it opens; the doctor must not create a store by accident.
   if (!existsSync(file)) throw new DoctorStoreError(`no such SQLite file: ${file}`);
-  const { SqliteSaver } = await loadOptional<typeof import("@langchain/langgraph-checkpoint-sqlite")>("@langchain/langgraph-checkpoint-sqlite");
+  const { SqliteSaver } = await loadOptional<typeof import("@langchain/langgraph-checkpoint-sqlite")>(
+    "@langchain/langgraph-checkpoint-sqlite",
+  );
   const { default: Database } = await loadOptional<{ default: typeof import("better-sqlite3") }>("better-sqlite3");
   const db = new Database(file, { fileMustExist: true, readonly: !writable });
   const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'").get();
@@ -41,8 +43,13 @@ export async function openSqlite(file: string, { writable }: OpenOptions): Promi
     threads: ({ threadId, checkpointNs }) =>
       pages(async (after) => {
         const rows = page.all(
-          after ? 1 : null, after?.threadId ?? null, after?.checkpointNs ?? null,
-          threadId ?? null, threadId ?? null, checkpointNs ?? null, checkpointNs ?? null,
+          after ? 1 : null,
+          after?.threadId ?? null,
+          after?.checkpointNs ?? null,
+          threadId ?? null,
+          threadId ?? null,
+          checkpointNs ?? null,
+          checkpointNs ?? null,
         ) as { thread_id: string; checkpoint_ns: string }[];
         return rows.map((r) => ({ threadId: r.thread_id, checkpointNs: r.checkpoint_ns }));
       }),

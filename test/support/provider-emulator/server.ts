@@ -57,10 +57,10 @@ export class ProviderEmulator {
 
   /** Starts an emulator serving `apis` and guards the network until it is closed. */
   static async start(apis: readonly ProviderApi[]): Promise<ProviderEmulator> {
-    let emulator: ProviderEmulator | undefined;
-    const server = createServer((req, res) => void emulator!.handle(req, res));
+    // Requests arrive only once the server listens, by when `emulator` exists.
+    const server = createServer((req, res) => void emulator.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    emulator = new ProviderEmulator(server, apis, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const emulator = new ProviderEmulator(server, apis, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
     emulator.restoreNetwork = guardNetwork();
     return emulator;
   }
