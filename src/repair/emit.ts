@@ -3,9 +3,12 @@ import type { MarkerTexts } from "./markers.js";
 import { patternOf, type PatternId, type Repair } from "./patterns.js";
 import { messageRefs } from "./report.js";
 import { rewriteCalls, rewriteResultId } from "./rewrite.js";
-import type { Turn, Unit } from "./segment.js";
+import type { ToolResult, Turn } from "./segment.js";
 import { anchorOf, bridgeMessage, closingMessage, type BridgeRole } from "./synthetic.js";
 import { humanMayFollow, type TurnState } from "./well-formed.js";
+
+/** A unit whose turn has an answer for every call (see `answerEveryCall`). */
+export type AnsweredUnit = { turn: Turn; answers: readonly ToolResult[] } | number;
 
 /** What `emit` needs besides the units. */
 export interface EmitContext {
@@ -44,7 +47,7 @@ function rewriteCodes(turn: Turn): PatternId[] {
  * - Pattern C: a HumanMessage (or, when `closeEnd`, the end) after tool results
  *   gets a marker AIMessage before it.
  */
-export function emit(units: readonly Unit[], ctx: EmitContext, repairs: Repair[]): unknown[] {
+export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: Repair[]): unknown[] {
   const out: unknown[] = [];
   const insert = (repair: Omit<Repair, "index" | "action">) => {
     repairs.push({ ...repair, action: "inserted", index: out.length });
@@ -71,7 +74,7 @@ export function emit(units: readonly Unit[], ctx: EmitContext, repairs: Repair[]
 
   for (const unit of units) {
     if (typeof unit !== "number") {
-      const { turn } = unit;
+      const { turn, answers } = unit;
       const codes = rewriteCodes(turn);
       if (codes.length === 0) {
         out.push(turn.ai);
@@ -81,17 +84,18 @@ export function emit(units: readonly Unit[], ctx: EmitContext, repairs: Repair[]
         out.push(copy);
       }
       let previous = turn.index;
-      turn.results.forEach((result, slot) => {
-        const { message, index, code, original } = result!;
-        if (index < 0) {
+      answers.forEach((result, slot) => {
+        if ("code" in result) {
+          const { code, message, original } = result;
           insert({
-            ...patternOf(code!),
+            ...patternOf(code),
             message,
             ...(original !== undefined ? { original } : {}),
             ...messageRefs(message),
           });
           return;
         }
+        const { message, index } = result;
         if (rank(index) !== rank(previous) + 1) {
           const refs = messageRefs(message);
           repairs.push({ ...patternOf("E"), action: "moved", index: out.length, from: index, message, ...refs });

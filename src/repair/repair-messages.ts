@@ -2,7 +2,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { isMessageList, roleOf, toolCallsOf } from "../messages/message-view.js";
 import { planCallIds } from "./call-ids.js";
 import { emit } from "./emit.js";
-import { fillMissingResults } from "./fill-results.js";
+import { answerEveryCall } from "./answer-calls.js";
 import { resolveMarkers, type MarkerOption } from "./markers.js";
 import type { Repair } from "./patterns.js";
 import { segment } from "./segment.js";
@@ -101,15 +101,15 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   const ids = planCallIds(messages, calls, tailStart);
   const units = segment(messages, tailStart, calls, ids, repairs);
   const last = units[units.length - 1];
-  for (const unit of units) {
-    if (typeof unit === "number") continue;
+  const answered = units.map((unit) => {
+    if (typeof unit === "number") return unit;
     // Stranded results belong to the pending tasks of the checkpoint, so only to its last turn.
     const recovered = tail !== "preserve" && unit === last ? (options.recoveredResults ?? []) : [];
-    fillMissingResults(unit.turn, markers, recovered, usedRecovered);
-  }
+    return { turn: unit.turn, answers: answerEveryCall(unit.turn, markers, recovered, usedRecovered) };
+  });
   const removedBefore = new Int32Array(messages.length + 1);
   const removed = new Set(repairs.map((r) => r.index));
   for (let i = 0; i < messages.length; i++) removedBefore[i + 1] = removedBefore[i]! + (removed.has(i) ? 1 : 0);
-  const out = emit(units, { messages, tailStart, closeEnd, markers, bridgeRole, removedBefore }, repairs);
+  const out = emit(answered, { messages, tailStart, closeEnd, markers, bridgeRole, removedBefore }, repairs);
   return { messages: out, repairs, usedRecovered };
 }

@@ -4,24 +4,32 @@ import { messageRefs } from "./report.js";
 import { isSyntheticMessage } from "./synthetic.js";
 import { isEmptyReply } from "./well-formed.js";
 
-/** A tool result assigned to its call: from the input (`index` ≥ 0) or inserted by the repair (`index` -1). */
-export interface ToolResult {
+/** A result from the input assigned to its call: the message and its position in the input. */
+export interface KeptResult {
   message: unknown;
   index: number;
-  /** For inserted results: the pattern they repair (B, B2, B3 or N). */
-  code?: PatternId;
+}
+
+/** A result the repair inserts for an unanswered call. */
+export interface InsertedResult {
+  message: unknown;
+  /** The pattern it repairs (B, B2, B3 or N). */
+  code: PatternId;
   /** For a recovered result inserted as a copy under a new call id: the stored one. */
   original?: unknown;
 }
 
-/** An AIMessage with tool calls and the result found for each call (`undefined` while unanswered). */
+/** The answer a call goes out with. */
+export type ToolResult = KeptResult | InsertedResult;
+
+/** An AIMessage with tool calls and the result found in the input for each call (`undefined` where none was). */
 export interface Turn {
   ai: unknown;
   index: number;
   calls: readonly ToolCallRef[];
   /** The id each call goes out with (see `planCallIds`). */
   ids: readonly string[];
-  results: (ToolResult | undefined)[];
+  results: (KeptResult | undefined)[];
 }
 
 /**
@@ -41,7 +49,7 @@ interface Owner {
 }
 
 /** The slot a result for `owner` fills: the first unanswered one, else one held by a placeholder, else none. */
-function slotFor(owner: Owner, message: unknown): { slot: number; replaces?: ToolResult } | undefined {
+function slotFor(owner: Owner, message: unknown): { slot: number; replaces?: KeptResult } | undefined {
   const { turn, slots } = owner;
   const free = slots.find((s) => turn.results[s] === undefined);
   if (free !== undefined) return { slot: free };
@@ -85,7 +93,7 @@ export function segment(
         units.push(index);
         continue;
       }
-      const results = new Array<ToolResult | undefined>(list.length).fill(undefined);
+      const results = new Array<KeptResult | undefined>(list.length).fill(undefined);
       const turn: Turn = { ai: message, index, calls: list, ids: ids.get(index)!, results };
       const mine = new Map<string, Owner>();
       list.forEach((call, slot) => {

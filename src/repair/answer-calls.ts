@@ -1,11 +1,11 @@
 import { rawToolCallIdOf, roleOf } from "../messages/message-view.js";
 import type { MarkerTexts } from "./markers.js";
 import { rewriteResultId } from "./rewrite.js";
-import type { Turn } from "./segment.js";
+import type { ToolResult, Turn } from "./segment.js";
 import { anchorOf, placeholderToolMessage } from "./synthetic.js";
 
 /**
- * Answers every unanswered call of `turn` (rule 1).
+ * The answer of every call of `turn` (rule 1): its result from the input, else one inserted.
  *
  * - Pattern N: a finished result found outside the list (`recovered`, from
  *   `pendingWrites`) is used when it answers the call (as a copy under the
@@ -16,30 +16,30 @@ import { anchorOf, placeholderToolMessage } from "./synthetic.js";
  *   parallel calls were answered, B3 for a call that was not in `tool_calls`
  *   (an invalid call, or one read from content blocks or stored output).
  */
-export function fillMissingResults(
+export function answerEveryCall(
   turn: Turn,
   markers: Readonly<MarkerTexts>,
   recovered: readonly unknown[],
   used: unknown[],
-): void {
+): ToolResult[] {
   const anchor = anchorOf(turn.ai, turn.index);
-  turn.calls.forEach((call, slot) => {
-    if (turn.results[slot] !== undefined) return;
-    const found = recovered.find((m) => roleOf(m) === "tool" && rawToolCallIdOf(m) === call.id && call.id !== "");
-    if (found === undefined) return;
-    used.push(found);
+  const found = turn.results.map((kept, slot): ToolResult | undefined => {
+    if (kept !== undefined) return kept;
+    const call = turn.calls[slot]!;
+    const result = recovered.find((m) => roleOf(m) === "tool" && rawToolCallIdOf(m) === call.id && call.id !== "");
+    if (result === undefined) return undefined;
+    used.push(result);
     const id = turn.ids[slot]!;
-    turn.results[slot] =
-      id === call.id
-        ? { message: found, index: -1, code: "N" }
-        : { message: rewriteResultId(found, id), original: found, index: -1, code: "N" };
+    return id === call.id
+      ? { message: result, code: "N" }
+      : { message: rewriteResultId(result, id), original: result, code: "N" };
   });
-  const anyAnswered = turn.results.some((r) => r !== undefined);
-  turn.calls.forEach((call, slot) => {
-    if (turn.results[slot] !== undefined) return;
-    turn.results[slot] = {
+  const anyAnswered = found.some((r) => r !== undefined);
+  return found.map((result, slot) => {
+    if (result !== undefined) return result;
+    const call = turn.calls[slot]!;
+    return {
       message: placeholderToolMessage(anchor, turn.ids[slot]!, call.name, markers.missingToolResult),
-      index: -1,
       code: call.invalid ? "B3" : anyAnswered ? "B2" : "B",
     };
   });
