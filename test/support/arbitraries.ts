@@ -1,7 +1,7 @@
 /** fast-check generators of chat histories, broken and clean, in the shapes the integrations store. */
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
-import { anthropicTurn, geminiTurn, openAiTurn, responsesTurn } from "./messages.js";
+import { anthropicTurn, geminiTurn, openAiTurn, responsesTurn, withInvalidCalls } from "./messages.js";
 
 /** How a turn's calls are stored: LangChain's plain shape or an integration's (see `messages.ts`). */
 type Format = "plain" | "openai" | "anthropic" | "responses" | "gemini";
@@ -70,18 +70,7 @@ function callTurn(id: string, format: Format, valid: string[], invalid: string[]
     case "gemini":
       return geminiTurn(id, [...valid, ...invalid]);
     case "plain":
-      return new AIMessage({
-        id,
-        content: "",
-        tool_calls: valid.map((c) => ({ id: c, name: `tool_${c}`, args: {}, type: "tool_call" as const })),
-        invalid_tool_calls: invalid.map((c) => ({
-          id: c,
-          name: `tool_${c}`,
-          args: "{",
-          error: "bad json",
-          type: "invalid_tool_call" as const,
-        })),
-      });
+      return withInvalidCalls(id, valid, invalid);
   }
 }
 

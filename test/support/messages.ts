@@ -35,6 +35,27 @@ const invalidCall = (id: string) => ({
   type: "invalid_tool_call" as const,
 });
 
+/** An AIMessage with valid calls and calls whose arguments did not parse (`invalid_tool_calls`). */
+export const withInvalidCalls = (
+  id: string,
+  valid: string[],
+  invalid: string[],
+  extra: Partial<ConstructorParameters<typeof AIMessage>[0] & object> = {},
+) =>
+  new AIMessage({
+    id,
+    content: "",
+    tool_calls: valid.map((c) => ({ id: c, name: `tool_${c}`, args: {}, type: "tool_call" as const })),
+    invalid_tool_calls: invalid.map((c) => ({
+      id: c,
+      name: `tool_${c}`,
+      args: '{"city": Par',
+      error: "malformed JSON",
+      type: "invalid_tool_call" as const,
+    })),
+    ...extra,
+  });
+
 /** ChatOpenAI (completions): the raw calls, valid and invalid, in `additional_kwargs.tool_calls`. */
 export const openAiTurn = (id: string, valid: string[], invalid: string[] = []) =>
   new AIMessage({

@@ -1,28 +1,7 @@
 /** Stored histories for the wire tests, built from LangChain messages as the clients store them. */
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import { calls, human, reply, result } from "../support/messages.js";
+import { calls, human, reply, result, withInvalidCalls } from "../support/messages.js";
 import { CLIENTS, type Client } from "../support/provider-emulator/index.js";
-
-/** An AIMessage with valid calls and calls whose arguments did not parse (`invalid_tool_calls`). */
-export const withInvalidCalls = (
-  id: string,
-  valid: string[],
-  invalid: string[],
-  extra: Partial<ConstructorParameters<typeof AIMessage>[0] & object> = {},
-) =>
-  new AIMessage({
-    id,
-    content: "",
-    tool_calls: valid.map((c) => ({ id: c, name: `tool_${c}`, args: {}, type: "tool_call" as const })),
-    invalid_tool_calls: invalid.map((c) => ({
-      id: c,
-      name: `tool_${c}`,
-      args: '{"city": Par',
-      error: "malformed JSON",
-      type: "invalid_tool_call" as const,
-    })),
-    ...extra,
-  });
 
 /** A finished parallel-call turn: two calls, both answered, then the model's answer. */
 export const parallelTurn = (): BaseMessage[] => [
