@@ -12,7 +12,7 @@ import { Client } from "@langchain/langgraph-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAgentServer, type AgentServer } from "../../examples/agent-server/server.js";
 import { sanitizeGraph, SanitizingCheckpointer, SYNTHETIC_ID_PREFIX } from "../../src/index.js";
-import { approvalAgent } from "../support/approval-agent.js";
+import { APPROVAL_QUESTION, approvalAgent } from "../support/approval-agent.js";
 import { approvalRoundTrip, collect, historyShapes, human, messagesOf } from "../support/sdk.js";
 import { saverFactories, saverPerTest, type SaverFactory } from "../support/savers.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, stoppingAgent, type StopPoint } from "../support/scenarios.js";
@@ -172,8 +172,8 @@ for (const factory of saverFactories) {
       const raw = await run("raw");
       const sanitized = await run("sanitized");
       expect(sanitized).toEqual(raw);
-      expect(sanitized.interrupts).toEqual([{ question: "Send this email?", to: "bob@example.com" }]);
-      expect(sanitized.doneMessages.at(-1)).toEqual(["ai", "Done: Email sent"]);
+      expect(sanitized.interrupts).toEqual([APPROVAL_QUESTION]);
+      expect(sanitized.doneMessages.at(-1)).toEqual(["ai", "Done: Email sent to bob@example.com"]);
     });
   });
 }

@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { register } from "tsx/esm/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYNTHETIC_ID_PREFIX } from "../../src/index.js";
+import { APPROVAL_QUESTION } from "../support/approval-agent.js";
 import { FIRST_QUESTION, LOOKUP_RESULT } from "../support/scenarios.js";
 import {
   approvalRoundTrip,
@@ -188,8 +189,8 @@ describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () 
     const raw = await approvalRoundTrip(client, "rawApproval");
     const sanitized = await approvalRoundTrip(client, "sanitizedApproval");
     expect(sanitized).toEqual(raw);
-    expect(sanitized.interrupts).toEqual([{ question: "Send this email?", to: "bob@example.com" }]);
-    expect(sanitized.doneMessages.at(-1)).toEqual(["ai", "Done: Email sent"]);
+    expect(sanitized.interrupts).toEqual([APPROVAL_QUESTION]);
+    expect(sanitized.doneMessages.at(-1)).toEqual(["ai", "Done: Email sent to bob@example.com"]);
   });
 
   it('input null with configurable.sanitizer "preserve" retries the cancelled tools with their real results, as raw does', async () => {

@@ -1,60 +1,19 @@
 // Source 002 (the interrupt guide), each example rebuilt in TypeScript: results and final state through
 // the sanitizer equal the raw saver's.
-import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import {
-  Annotation,
-  Command,
-  END,
-  type MessagesAnnotation,
-  START,
-  StateGraph,
-  interrupt,
-  type BaseCheckpointSaver,
-} from "@langchain/langgraph";
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { Annotation, Command, END, START, StateGraph, interrupt, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
+import { approvalAgent } from "../support/approval-agent.js";
 import { comparable, rawAndSanitized } from "../support/compare.js";
 import { rejectingProviders } from "../support/provider-rules.js";
-import { MESSAGES_FIELDS, messagesState, type MessagesField } from "../support/react-graph.js";
+import { MESSAGES_FIELDS, type MessagesField } from "../support/react-graph.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 
 type Step = Record<string, unknown> & { __interrupt__?: { id: string; value: unknown }[] };
 
 /** A model-free agent turn: the AI asks to send an email; the tool asks a human first. */
-function emailAgent(checkpointer: BaseCheckpointSaver, field: MessagesField) {
-  return new StateGraph(messagesState("messages", field) as typeof MessagesAnnotation)
-    .addNode("agent", (state) =>
-      state.messages.at(-1)?.type === "tool"
-        ? { messages: [new AIMessage(`Done: ${state.messages.at(-1)!.content}`)] }
-        : {
-            messages: [
-              new AIMessage({
-                content: "",
-                tool_calls: [
-                  { id: "email_1", name: "send_email", args: { to: "bob@example.com", subject: "Hi", body: "Lunch?" } },
-                ],
-              }),
-            ],
-          },
-    )
-    .addNode("tools", (state) => {
-      const call = (state.messages.at(-1) as AIMessage).tool_calls![0]!;
-      const args = call.args as { to: string; subject: string; body: string };
-      const response = interrupt({ action: "send_email", ...args, message: "Approve sending this email?" }) as {
-        action: string;
-        to?: string;
-      };
-      const content =
-        response.action === "approve" ? `Email sent to ${response.to ?? args.to}` : "Email cancelled by user";
-      return { messages: [new ToolMessage({ content, tool_call_id: call.id!, name: call.name })] };
-    })
-    .addEdge(START, "agent")
-    .addConditionalEdges("agent", (s) => ((s.messages.at(-1) as AIMessage).tool_calls?.length ? "tools" : END), [
-      "tools",
-      END,
-    ])
-    .addEdge("tools", "agent")
-    .compile({ checkpointer });
-}
+const emailAgent = (checkpointer: BaseCheckpointSaver, field: MessagesField) =>
+  approvalAgent(field).compile({ checkpointer });
 
 for (const factory of saverFactories) {
   describe(`interrupt guide on ${factory.name}`, () => {
