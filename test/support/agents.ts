@@ -8,7 +8,7 @@ import { createDeepAgent } from "deepagents";
 import { createAgent, tool, type AgentMiddleware } from "langchain";
 import { z } from "zod";
 import type { ToolFn } from "./react-graph.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, stoppingParts, type StopPoint } from "./scenarios.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, cancelled, stoppingParts, type StopPoint } from "./scenarios.js";
 import type { StrictChatModel } from "./strict-chat-model.js";
 
 export type AgentKind = "createAgent" | "createDeepAgent";
@@ -77,14 +77,11 @@ export async function cancelAgentTurn(
   const controller = new AbortController();
   const { model, tools } = stoppingParts(stop, () => controller.abort());
   const agent = buildAgent(kind, { model, tools, checkpointer });
-  try {
-    // "sync" durability: the thread is settled when the cancelled call returns (see cancelFirstTurn).
-    const config = { ...threadConfig(thread), signal: controller.signal, durability: "sync", streamMode: "messages" };
+  // "sync" durability: the thread is settled when the cancelled call returns (see cancelFirstTurn).
+  const config = { ...threadConfig(thread), signal: controller.signal, durability: "sync", streamMode: "messages" };
+  return cancelled(`the first turn on ${thread}`, stop, async () => {
     for await (const _ of await agent.stream({ messages: [new HumanMessage(FIRST_QUESTION)] }, config));
-  } catch (error) {
-    return error;
-  }
-  throw new Error(`the first turn on ${thread} was expected to be cancelled at ${stop}`);
+  });
 }
 
 /** Sends the next user message on `thread` to the agent of `kind`, answered by `model` (see `agentModel`). */

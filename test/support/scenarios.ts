@@ -155,18 +155,25 @@ export async function cancelFirstTurn(
   const where = placementOf(placement);
   const { builder } = stoppingAgent(stop, () => controller.abort(), "openai", where.field);
   const graph = mountAgent(builder, checkpointer, where);
-  try {
-    // "sync" durability: every checkpoint is stored before the next step starts, so the thread is
-    // settled when the cancelled call returns. With the default "async", a slower saver (Postgres,
-    // Redis) may still be writing the last checkpoint, and an immediate next turn would race it.
-    await graph.invoke(
+  // "sync" durability: every checkpoint is stored before the next step starts, so the thread is
+  // settled when the cancelled call returns. With the default "async", a slower saver (Postgres,
+  // Redis) may still be writing the last checkpoint, and an immediate next turn would race it.
+  return cancelled(`the first turn on ${thread}`, stop, () =>
+    graph.invoke(
       { messages: [new HumanMessage(FIRST_QUESTION)] },
       { configurable: { thread_id: thread }, signal: controller.signal, durability: "sync" },
-    );
+    ),
+  );
+}
+
+/** Runs `turn`, which `stop` must cancel; returns the error it ended with, and fails if it ran to the end. */
+export async function cancelled(what: string, stop: string, turn: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await turn();
   } catch (error) {
     return error;
   }
-  throw new Error(`the first turn on ${thread} was expected to be cancelled at ${stop}`);
+  throw new Error(`${what} was expected to be cancelled at ${stop}`);
 }
 
 /** Sends the next user message on `thread` to an agent backed by a strict `profile` model. */

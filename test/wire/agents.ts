@@ -20,7 +20,7 @@ import { createAgent } from "langchain";
 import { z } from "zod";
 import type { Script } from "../support/provider-emulator/index.js";
 import { hangUntilAborted } from "../support/react-graph.js";
-import { FIRST_QUESTION, LOOKUP_RESULT } from "../support/scenarios.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, cancelled } from "../support/scenarios.js";
 
 export type AgentKind = "StateGraph + ToolNode" | "createAgent";
 export const AGENT_KINDS: readonly AgentKind[] = ["StateGraph + ToolNode", "createAgent"];
@@ -112,20 +112,17 @@ export async function cancelFirstTurn(
   const agent: Agent = buildAgent(kind, model, checkpointer, stop === "during-llm" ? undefined : stop, () =>
     controller.abort(),
   );
-  try {
-    const input = { messages: [new HumanMessage(FIRST_QUESTION)] };
-    // "sync" durability: the thread is settled when the cancelled call returns.
-    const options = {
-      ...config(thread),
-      signal: controller.signal,
-      streamMode: "messages" as const,
-      durability: "sync" as const,
-    };
+  const input = { messages: [new HumanMessage(FIRST_QUESTION)] };
+  // "sync" durability: the thread is settled when the cancelled call returns.
+  const options = {
+    ...config(thread),
+    signal: controller.signal,
+    streamMode: "messages" as const,
+    durability: "sync" as const,
+  };
+  return cancelled(`the first turn on ${thread}`, stop, async () => {
     for await (const _chunk of await agent.stream(input, options)) if (stop === "during-llm") controller.abort();
-  } catch (error) {
-    return error;
-  }
-  throw new Error(`the first turn on ${thread} was expected to be cancelled at ${stop}`);
+  });
 }
 
 /** Runs one whole turn with `text`. */
