@@ -1,7 +1,7 @@
 import { rawToolCallIdOf, roleOf } from "../messages/message-view.js";
 import type { MarkerTexts } from "./markers.js";
 import { rewriteResultId } from "./rewrite.js";
-import type { ToolResult, Turn } from "./segment.js";
+import { idOut, type ToolResult, type Turn } from "./segment.js";
 import { anchorOf, placeholderToolMessage } from "./synthetic.js";
 
 /**
@@ -22,25 +22,38 @@ export function answerEveryCall(
   recovered: readonly unknown[],
   used: unknown[],
 ): ToolResult[] {
+  const found: (ToolResult | undefined)[] = [];
+  let answered = 0;
+  for (let slot = 0; slot < turn.calls.length; slot++) {
+    const result = turn.results[slot] ?? recoveredResult(turn, slot, recovered, used);
+    if (result !== undefined) answered++;
+    found.push(result);
+  }
   const anchor = anchorOf(turn.ai, turn.index);
-  const found = turn.results.map((kept, slot): ToolResult | undefined => {
-    if (kept !== undefined) return kept;
+  const answers: ToolResult[] = [];
+  for (let slot = 0; slot < turn.calls.length; slot++) {
     const call = turn.calls[slot]!;
-    const result = recovered.find((m) => roleOf(m) === "tool" && rawToolCallIdOf(m) === call.id && call.id !== "");
-    if (result === undefined) return undefined;
-    used.push(result);
-    const id = turn.ids[slot]!;
-    return id === call.id
+    answers.push(
+      found[slot] ?? {
+        message: placeholderToolMessage(anchor, idOut(turn, slot), call.name, markers.missingToolResult),
+        code: call.invalid ? "B3" : answered > 0 ? "B2" : "B",
+      },
+    );
+  }
+  return answers;
+}
+
+/** The finished result in `recovered` that answers the call in `slot`, if any (added to `used`). */
+function recoveredResult(turn: Turn, slot: number, recovered: readonly unknown[], used: unknown[]) {
+  if (recovered.length === 0) return undefined;
+  const call = turn.calls[slot]!;
+  const result = recovered.find((m) => roleOf(m) === "tool" && rawToolCallIdOf(m) === call.id && call.id !== "");
+  if (result === undefined) return undefined;
+  used.push(result);
+  const id = idOut(turn, slot);
+  const answer: ToolResult =
+    id === call.id
       ? { message: result, code: "N" }
       : { message: rewriteResultId(result, id), original: result, code: "N" };
-  });
-  const anyAnswered = found.some((r) => r !== undefined);
-  return found.map((result, slot) => {
-    if (result !== undefined) return result;
-    const call = turn.calls[slot]!;
-    return {
-      message: placeholderToolMessage(anchor, turn.ids[slot]!, call.name, markers.missingToolResult),
-      code: call.invalid ? "B3" : anyAnswered ? "B2" : "B",
-    };
-  });
+  return answer;
 }

@@ -3,7 +3,8 @@ import { anchorOf } from "./synthetic.js";
 import { hashText } from "./unique-ids.js";
 
 /**
- * The id each call of an AIMessage before `tailStart` goes out with, by message index. A call
+ * The ids the calls of an AIMessage before `tailStart` go out with, by message index, for the
+ * messages where some call is renamed (every other call keeps its id). A call
  * keeps its id when every provider accepts it (`isValidCallId`) and no later call reuses it;
  * otherwise it gets a deterministic replacement, which its results take too. Of calls sharing an
  * id the last keeps it: that is the one a resumed run may still answer (ToolNode writes results
@@ -14,28 +15,55 @@ export function planCallIds(
   calls: readonly (readonly ToolCallRef[] | undefined)[],
   tailStart: number,
 ): Map<number, string[]> {
-  const lastOwner = new Map<string, string>();
-  const taken = new Set<string>();
+  // Calls are numbered in history order (small integers: no string or heap number per call); each
+  // valid id maps to the number of the last call that uses it.
+  const lastOwner = new Map<string, number>();
+  let n = 0;
   for (let i = 0; i < messages.length; i++) {
-    if (roleOf(messages[i]) === "tool") taken.add(rawToolCallIdOf(messages[i]));
-    calls[i]?.forEach((call, slot) => {
-      taken.add(call.id);
-      if (isValidCallId(call.id)) lastOwner.set(call.id, `${i}:${slot}`);
-    });
+    const list = calls[i];
+    if (list === undefined) continue;
+    for (const call of list) {
+      if (isValidCallId(call.id)) lastOwner.set(call.id, n);
+      n++;
+    }
   }
+  // Every id in the history, which a replacement must not take; needed only once a call is renamed.
+  let taken: Set<string> | undefined;
   const plan = new Map<number, string[]>();
+  n = 0;
   for (let i = 0; i < tailStart; i++) {
     const list = calls[i];
     if (list === undefined) continue;
+    const first = n;
+    n += list.length;
+    let slot = 0;
+    while (slot < list.length && keepsId(list[slot]!.id, first + slot, lastOwner)) slot++;
+    if (slot === list.length) continue;
     plan.set(
       i,
-      list.map((call, slot) => {
-        if (isValidCallId(call.id) && lastOwner.get(call.id) === `${i}:${slot}`) return call.id;
-        return replacementId(`${anchorOf(messages[i], i)}\n${slot}\n${call.id}`, taken);
+      list.map((call, k) => {
+        if (keepsId(call.id, first + k, lastOwner)) return call.id;
+        taken ??= idsIn(messages, calls);
+        return replacementId(`${anchorOf(messages[i], i)}\n${k}\n${call.id}`, taken);
       }),
     );
   }
   return plan;
+}
+
+/** Whether call number `n`, with `id`, keeps it: the id is valid and no later call uses it. */
+function keepsId(id: string, n: number, lastOwner: ReadonlyMap<string, number>): boolean {
+  return isValidCallId(id) && lastOwner.get(id) === n;
+}
+
+/** Every call id and tool_call_id in `messages`. */
+function idsIn(messages: readonly unknown[], calls: readonly (readonly ToolCallRef[] | undefined)[]): Set<string> {
+  const ids = new Set<string>();
+  for (let i = 0; i < messages.length; i++) {
+    if (roleOf(messages[i]) === "tool") ids.add(rawToolCallIdOf(messages[i]));
+    calls[i]?.forEach((call) => ids.add(call.id));
+  }
+  return ids;
 }
 
 /** A valid call id derived from `seed` alone, made unique against `taken` (and added to it). */

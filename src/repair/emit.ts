@@ -3,7 +3,7 @@ import type { MarkerTexts } from "./markers.js";
 import { patternOf, type PatternId, type Repair } from "./patterns.js";
 import { messageRefs } from "./report.js";
 import { rewriteCalls, rewriteResultId } from "./rewrite.js";
-import type { ToolResult, Turn } from "./segment.js";
+import { idOut, type ToolResult, type Turn } from "./segment.js";
 import { anchorOf, bridgeMessage, closingMessage, type BridgeRole } from "./synthetic.js";
 import { humanMayFollow, type TurnState } from "./well-formed.js";
 
@@ -23,14 +23,16 @@ export interface EmitContext {
 
 /**
  * Why the AIMessage of `turn` is sent as a copy: G when a call is not in `tool_calls` (or an
- * entry is not a call), I when a call's id changes. Empty when it goes out as stored.
+ * entry is not a call), I when a call's id changes. Undefined when it goes out as stored.
  */
-function rewriteCodes(turn: Turn): PatternId[] {
-  const codes: PatternId[] = [];
+function rewriteCodes(turn: Turn): PatternId[] | undefined {
   const stored = (turn.ai as { tool_calls?: unknown }).tool_calls;
-  const visible = turn.calls.filter((c) => !c.invalid).length;
-  if (visible !== turn.calls.length || !Array.isArray(stored) || stored.length !== visible) codes.push("G");
-  if (turn.calls.some((c, k) => c.id !== turn.ids[k])) codes.push("I");
+  let visible = 0;
+  for (const call of turn.calls) if (!call.invalid) visible++;
+  const g = visible !== turn.calls.length || !Array.isArray(stored) || stored.length !== visible;
+  if (!g && turn.renamed === undefined) return undefined;
+  const codes: PatternId[] = g ? ["G"] : [];
+  if (turn.renamed !== undefined) codes.push("I");
   return codes;
 }
 
@@ -76,15 +78,16 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
     if (typeof unit !== "number") {
       const { turn, answers } = unit;
       const codes = rewriteCodes(turn);
-      if (codes.length === 0) {
+      if (codes === undefined) {
         out.push(turn.ai);
       } else {
-        const copy = rewriteCalls(turn.ai, turn.calls, turn.ids);
+        const copy = rewriteCalls(turn.ai, turn.calls, turn.renamed ?? turn.calls.map((c) => c.id));
         rewritten(codes, turn.ai, turn.index, copy);
         out.push(copy);
       }
       let previous = turn.index;
-      answers.forEach((result, slot) => {
+      for (let slot = 0; slot < answers.length; slot++) {
+        const result = answers[slot]!;
         if ("code" in result) {
           const { code, message, original } = result;
           insert({
@@ -93,7 +96,7 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
             ...(original !== undefined ? { original } : {}),
             ...messageRefs(message),
           });
-          return;
+          continue;
         }
         const { message, index } = result;
         if (rank(index) !== rank(previous) + 1) {
@@ -101,15 +104,15 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
           repairs.push({ ...patternOf("E"), action: "moved", index: out.length, from: index, message, ...refs });
         }
         previous = index;
-        const id = turn.ids[slot]!;
+        const id = idOut(turn, slot);
         if (rawToolCallIdOf(message) === id) {
           out.push(message);
-          return;
+          continue;
         }
         const copy = rewriteResultId(message, id);
         rewritten(["I"], message, index, copy);
         out.push(copy);
-      });
+      }
       prev = "tools";
       anchor = anchorOf(turn.ai, turn.index);
       continue;

@@ -98,8 +98,8 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   const repairs: Repair[] = [];
   const usedRecovered: unknown[] = [];
   const calls = messages.map((m) => (roleOf(m) === "ai" ? toolCallsOf(m) : undefined));
-  const ids = planCallIds(messages, calls, tailStart);
-  const units = segment(messages, tailStart, calls, ids, repairs);
+  const renamed = planCallIds(messages, calls, tailStart);
+  const units = segment(messages, tailStart, calls, renamed, repairs);
   const last = units[units.length - 1];
   const answered = units.map((unit) => {
     if (typeof unit === "number") return unit;

@@ -27,8 +27,8 @@ export interface Turn {
   ai: unknown;
   index: number;
   calls: readonly ToolCallRef[];
-  /** The id each call goes out with (see `planCallIds`). */
-  ids: readonly string[];
+  /** The id each call goes out with, when some call is renamed (see `planCallIds`); else the calls keep theirs. */
+  renamed: readonly string[] | undefined;
   results: (KeptResult | undefined)[];
 }
 
@@ -42,6 +42,9 @@ function removal(code: PatternId, message: unknown, index: number): Repair {
   return { ...patternOf(code), action: "removed", index, message, ...messageRefs(message) };
 }
 
+/** The id the call in `slot` of `turn` goes out with. */
+export const idOut = (turn: Turn, slot: number): string => turn.renamed?.[slot] ?? turn.calls[slot]!.id;
+
 /** The slots of a turn's calls, by stored id (a call without id is answered under ""). */
 interface Owner {
   turn: Turn;
@@ -51,11 +54,13 @@ interface Owner {
 /** The slot a result for `owner` fills: the first unanswered one, else one held by a placeholder, else none. */
 function slotFor(owner: Owner, message: unknown): { slot: number; replaces?: KeptResult } | undefined {
   const { turn, slots } = owner;
-  const free = slots.find((s) => turn.results[s] === undefined);
-  if (free !== undefined) return { slot: free };
+  for (const slot of slots) if (turn.results[slot] === undefined) return { slot };
   if (isSyntheticMessage(message)) return undefined;
-  const placeholder = slots.find((s) => isSyntheticMessage(turn.results[s]!.message));
-  return placeholder === undefined ? undefined : { slot: placeholder, replaces: turn.results[placeholder] };
+  for (const slot of slots) {
+    const kept = turn.results[slot]!;
+    if (isSyntheticMessage(kept.message)) return { slot, replaces: kept };
+  }
+  return undefined;
 }
 
 /**
@@ -75,7 +80,7 @@ export function segment(
   messages: readonly unknown[],
   end: number,
   calls: readonly (readonly ToolCallRef[] | undefined)[],
-  ids: ReadonlyMap<number, readonly string[]>,
+  renamed: ReadonlyMap<number, readonly string[]>,
   repairs: Repair[],
 ): Unit[] {
   const units: Unit[] = [];
@@ -94,14 +99,14 @@ export function segment(
         continue;
       }
       const results = new Array<KeptResult | undefined>(list.length).fill(undefined);
-      const turn: Turn = { ai: message, index, calls: list, ids: ids.get(index)!, results };
-      const mine = new Map<string, Owner>();
-      list.forEach((call, slot) => {
-        const owner = mine.get(call.id) ?? { turn, slots: [] };
-        owner.slots.push(slot);
-        mine.set(call.id, owner);
-        owners.set(call.id, owner);
-      });
+      const turn: Turn = { ai: message, index, calls: list, renamed: renamed.get(index), results };
+      // This turn now owns its ids; calls of one turn sharing an id gather their slots in one owner.
+      for (let slot = 0; slot < list.length; slot++) {
+        const id = list[slot]!.id;
+        const owner = owners.get(id);
+        if (owner !== undefined && owner.turn === turn) owner.slots.push(slot);
+        else owners.set(id, { turn, slots: [slot] });
+      }
       units.push({ turn });
     } else if (role === "tool") {
       const owner = owners.get(rawToolCallIdOf(message));
