@@ -1,5 +1,6 @@
 /** Chat histories for benchmarks: ReAct rounds of question, tool call, tool result, answer. */
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
 import { emptyCheckpoint, uuid6, type BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 
 /** Where a history is broken, if anywhere. */
@@ -31,20 +32,29 @@ export function history(size: number, state: HistoryState = "clean"): BaseMessag
   return out;
 }
 
-/** Stores one checkpoint holding `messages`; a broken tail also gets the pending task a cancelled run leaves. */
-export async function seed(saver: BaseCheckpointSaver, thread: string, size: number, state: HistoryState) {
-  const checkpoint = emptyCheckpoint();
-  checkpoint.id = uuid6(-1);
-  const version = saver.getNextVersion(undefined);
-  checkpoint.channel_values = {
-    messages: history(size, state),
-    ...(state === "broken-tail" ? { "branch:to:tools": null } : {}),
-  };
-  checkpoint.channel_versions = Object.fromEntries(Object.keys(checkpoint.channel_values).map((c) => [c, version]));
-  return saver.put(
-    { configurable: { thread_id: thread, checkpoint_ns: "" } },
-    checkpoint,
-    { source: "loop", step: 1, parents: {} },
-    checkpoint.channel_versions,
-  );
+/**
+ * Stores one checkpoint holding `messages`; a broken tail also gets the
+ * pending task a cancelled run leaves. With `earlier`, that many checkpoints
+ * come first, each with a new version of every channel and a pending write,
+ * as the steps of a long-running thread leave them (their messages are kept
+ * short: only the stored rows count, not their size).
+ */
+export async function seed(saver: BaseCheckpointSaver, thread: string, size: number, state: HistoryState, earlier = 0) {
+  let config: RunnableConfig = { configurable: { thread_id: thread, checkpoint_ns: "" } };
+  let version: number | undefined;
+  for (let step = 0; step <= earlier; step++) {
+    const checkpoint = emptyCheckpoint();
+    checkpoint.id = uuid6(step); // the step as clock sequence: ids stay in order within one clock tick
+    version = saver.getNextVersion(version);
+    const last = step === earlier;
+    checkpoint.channel_values = {
+      messages: history(last ? size : 4, last ? state : "clean"),
+      ...(state === "broken-tail" || !last ? { "branch:to:tools": null } : {}),
+    };
+    checkpoint.channel_versions = Object.fromEntries(Object.keys(checkpoint.channel_values).map((c) => [c, version!]));
+    const metadata = { source: "loop" as const, step: step + 1, parents: {} };
+    config = await saver.put(config, checkpoint, metadata, checkpoint.channel_versions);
+    if (!last) await saver.putWrites(config, [["messages", []]], `task-${step}`);
+  }
+  return config;
 }

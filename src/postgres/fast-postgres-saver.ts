@@ -3,9 +3,9 @@ import type { CheckpointListOptions, CheckpointTuple, SerializerProtocol } from 
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 import { FastJsonPlusSerializer } from "../serde/fast-jsonplus-serializer.js";
-import { binaryQuery } from "./binary-rows.js";
 import { readSql, type ReadRow } from "./read-sql.js";
 import { groupRows, type StoredCheckpoint, type StoredValue } from "./stored-checkpoints.js";
+import { textQuery } from "./text-rows.js";
 
 /** Options of {@link FastPostgresSaver}, the same as `PostgresSaver`'s. */
 export interface FastPostgresSaverOptions {
@@ -28,8 +28,9 @@ const needsSendsMigration = (stored: StoredCheckpoint) => stored.checkpoint.v < 
  * same tables, migrations and writes, constructed the same way, whose
  * `getTuple` and `list` return the same tuples. Each read is one statement, as
  * in the official saver, but channel blobs and pending writes come back as
- * rows in the binary format instead of `bytea[][]` arrays, which node-postgres
- * parses slowly. Values are read with {@link FastJsonPlusSerializer} unless
+ * rows, JSON values as text, instead of `bytea[][]` arrays, which
+ * node-postgres parses slowly, and each blob is looked up by its primary key
+ * however long the thread's history. Values are read with {@link FastJsonPlusSerializer} unless
  * another serde is given. Writes, `setup()`, `deleteThread()` and `end()` are
  * the official saver's own, so switching back is changing the class name.
  *
@@ -98,12 +99,12 @@ export class FastPostgresSaver extends PostgresSaver {
   }
 
   private async readCheckpoints(selection: string, args: unknown[]): Promise<StoredCheckpoint[]> {
-    const { rows } = await this.readPool.query<ReadRow>(binaryQuery(readSql(this.readSchema, selection), args));
+    const { rows } = await this.readPool.query<ReadRow>(textQuery(readSql(this.readSchema, selection), args));
     return groupRows(rows);
   }
 
   private loadValue(value: StoredValue): Promise<unknown> {
-    return this.serde.loadsTyped(value.type, value.bytes as Uint8Array);
+    return this.serde.loadsTyped(value.type, value.data as Uint8Array | string);
   }
 
   /** The tuple the official saver builds from the same row, field for field. */

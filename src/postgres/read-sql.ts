@@ -4,11 +4,10 @@
  * tables. The official saver aggregates blobs and writes into `bytea[][]`
  * arrays, which node-postgres parses slowly; here each blob is its own value.
  *
- * The result is fetched in the binary format (see binary-rows.ts), where
- * node-postgres decodes every value as UTF-8 text before parsing it. So every
- * column is text except `json`: blobs of serde type "json", which are UTF-8 by
- * construction and arrive as their own bytes. Blobs of any other type arrive
- * as base64 text in `base64`, and numbers as text.
+ * Every column is text (see text-rows.ts). Blobs of serde type "json", UTF-8
+ * by construction, arrive as text in `json`, decoded once on the way in; in
+ * a database whose encoding is not UTF-8 they, and blobs of any other type,
+ * arrive as base64 in `base64`.
  *
  * @internal
  */
@@ -18,7 +17,7 @@ export const CHECKPOINT_ROW = "c";
 export const BLOB_ROW = "b";
 export const WRITE_ROW = "w";
 
-/** A row of the statement, as parsed by `binaryQuery`. */
+/** A row of the statement, as parsed by `textQuery`. */
 export interface ReadRow {
   kind: typeof CHECKPOINT_ROW | typeof BLOB_ROW | typeof WRITE_ROW;
   /** The checkpoint's position in the result, from "1". */
@@ -34,19 +33,23 @@ export interface ReadRow {
   task_id: string | null;
   channel: string | null;
   type: string | null;
-  json: Buffer | null;
+  json: string | null;
   base64: string | null;
 }
 
 /** A blob column split by serde type, as the header explains. */
-const blobColumns = (alias: string) =>
-  `case when ${alias}.type = 'json' then ${alias}.blob end,
-  case when ${alias}.type <> 'json' then encode(${alias}.blob, 'base64') end`;
+const blobColumns = (alias: string) => {
+  const asText = `${alias}.type = 'json' and getdatabaseencoding() = 'UTF8'`;
+  return `case when ${asText} then convert_from(${alias}.blob, 'UTF8') end,
+  case when not (${asText}) then encode(${alias}.blob, 'base64') end`;
+};
 
 /**
  * `selection` filters, orders and limits `checkpoints` (unqualified columns,
  * `$n` parameters) as in the official saver's query. Blobs are matched to each
- * checkpoint's `channel_versions` as there. `pos` numbers the checkpoints in
+ * checkpoint's `channel_versions` as there, but each by its primary key: the
+ * official join lets the planner scan every stored version of the thread's
+ * channels, which grows with the thread's history. `pos` numbers the checkpoints in
  * the order they are returned and `ord` the writes of each in `(task_id, idx)`
  * order, as the official saver orders them, without sorting the blob rows.
  */
@@ -61,15 +64,17 @@ export function readSql(schema: string, selection: string): string {
 )
 select '${CHECKPOINT_ROW}' as kind, cp.pos::text as pos, null::text as ord, cp.thread_id, cp.checkpoint_ns,
   cp.checkpoint_id, cp.parent_checkpoint_id, cp.checkpoint::text as checkpoint, cp.metadata::text as metadata,
-  null::text as task_id, null::text as channel, null::text as type, null::bytea as json, null::text as base64
+  null::text as task_id, null::text as channel, null::text as type, null::text as json, null::text as base64
 from cp
 union all
-select '${BLOB_ROW}', cp.pos::text, null, null, null, null, null, null, null, null, bl.channel, bl.type, ${blobColumns("bl")}
+select '${BLOB_ROW}', cp.pos::text, null, null, null, null, null, null, null, null, v.key, bl.type, ${blobColumns("bl")}
 from cp
-join jsonb_each_text(cp.checkpoint -> 'channel_versions') as v on true
-join ${table("checkpoint_blobs")} bl
-  on bl.thread_id = cp.thread_id and bl.checkpoint_ns = cp.checkpoint_ns
-  and bl.channel = v.key and bl.version = v.value
+cross join lateral jsonb_each_text(cp.checkpoint -> 'channel_versions') as v
+cross join lateral (
+  select type, blob from ${table("checkpoint_blobs")}
+  where thread_id = cp.thread_id and checkpoint_ns = cp.checkpoint_ns and channel = v.key and version = v.value
+  limit 1
+) as bl
 union all
 select '${WRITE_ROW}', cp.pos::text, (row_number() over (partition by cp.pos order by cw.task_id, cw.idx))::text,
   null, null, null, null, null, null, cw.task_id, cw.channel, cw.type, ${blobColumns("cw")}

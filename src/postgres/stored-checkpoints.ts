@@ -7,10 +7,10 @@
 import type { Checkpoint } from "@langchain/langgraph-checkpoint";
 import { BLOB_ROW, CHECKPOINT_ROW, type ReadRow } from "./read-sql.js";
 
-/** A stored value: its serde type and its bytes (`null` where the column is null). */
+/** A stored value: its serde type and its data, as text for type "json" (`null` where the column is null). */
 export interface StoredValue {
   type: string;
-  bytes: Uint8Array | null;
+  data: string | Uint8Array | null;
 }
 
 export interface StoredCheckpoint {
@@ -26,7 +26,7 @@ export interface StoredCheckpoint {
   writes: (StoredValue & { taskId: string; channel: string })[];
 }
 
-const bytesOf = (row: ReadRow): Uint8Array | null =>
+const dataOf = (row: ReadRow): string | Uint8Array | null =>
   row.json ?? (row.base64 === null ? null : Buffer.from(row.base64, "base64"));
 
 /** The `checkpoint` column: a checkpoint without its values, which are rows of their own. */
@@ -51,7 +51,7 @@ export function groupRows(rows: ReadRow[]): StoredCheckpoint[] {
   }
   for (const row of rows) {
     const owner = checkpoints[Number(row.pos) - 1]!;
-    const value = { channel: row.channel!, type: row.type!, bytes: bytesOf(row) };
+    const value = { channel: row.channel!, type: row.type!, data: dataOf(row) };
     if (row.kind === BLOB_ROW) owner.blobs.push(value);
     else if (row.kind !== CHECKPOINT_ROW) owner.writes[Number(row.ord) - 1] = { ...value, taskId: row.task_id! };
   }
