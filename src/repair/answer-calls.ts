@@ -47,7 +47,10 @@ export function answerEveryCall(
 function recoveredResult(turn: Turn, slot: number, recovered: readonly unknown[], used: unknown[]) {
   if (recovered.length === 0) return undefined;
   const call = turn.calls[slot]!;
-  const result = recovered.find((m) => roleOf(m) === "tool" && rawToolCallIdOf(m) === call.id && call.id !== "");
+  // Not one already used: parallel calls may share an id, and each result answers one call.
+  const result = recovered.find(
+    (m) => roleOf(m) === "tool" && rawToolCallIdOf(m) === call.id && call.id !== "" && !used.includes(m),
+  );
   if (result === undefined) return undefined;
   used.push(result);
   const id = idOut(turn, slot);

@@ -34,6 +34,15 @@ describe("pattern N: results recovered from outside the list", () => {
     expect(shape(messages)).toContain("tool:late>call_0");
   });
 
+  it("gives one recovered result to one call when two parallel calls share its id", () => {
+    const { messages, repairs } = repairMessages([human("h"), calls("a1", "dup", "dup")], {
+      recoveredResults: [result("t1", "dup")],
+    });
+    expect(repairs.filter((r) => r.code === "N")).toHaveLength(1);
+    expect(shape(messages).filter((s) => s.startsWith("tool:t1"))).toHaveLength(1);
+    expectAcceptedByAllProviders([...messages, human("next")]);
+  });
+
   it("ignores recovered results when the tail is preserved", () => {
     const input = [human("h"), calls("a1", "c1")];
     expect(repairMessages(input, { tail: "preserve", recoveredResults: [result("t1", "c1")] }).messages).toBe(input);
