@@ -203,8 +203,8 @@ export class IORedisSaver extends BaseCheckpointSaver {
 
   /**
    * Every (thread, namespace) pair this saver holds, for tools that visit each thread (the doctor). Threads come a
-   * page at a time through SSCAN over the thread index, so a store of any size is walked without holding it in
-   * memory; the graph's own reads never scan. Namespaces are in order within a thread.
+   * page at a time through SSCAN over the thread index, so a store of any size is walked holding only the ids
+   * visited, not the checkpoints; the graph's own reads never scan. Namespaces are in order within a thread.
    */
   async *threads(filter: { threadId?: string; checkpointNs?: string } = {}): AsyncGenerator<{
     threadId: string;
@@ -219,11 +219,17 @@ export class IORedisSaver extends BaseCheckpointSaver {
       yield* await pairs(threadId);
       return;
     }
+    // SSCAN may return an id twice (when the set is rehashed during the scan); each thread is visited once.
+    const visited = new Set<string>();
     let cursor = "0";
     do {
       const [next, ids] = await this.client.sscan(this.keys.threads, cursor, "COUNT", THREAD_PAGE);
       cursor = next;
-      for (const id of ids.map(decodeId).sort()) yield* await pairs(id);
+      for (const id of ids.map(decodeId).sort()) {
+        if (visited.has(id)) continue;
+        visited.add(id);
+        yield* await pairs(id);
+      }
     } while (cursor !== "0");
   }
 
