@@ -14,7 +14,7 @@ export {
   type RepairEvent,
   type SanitizingCheckpointerOptions,
 } from "./checkpointer/sanitizing-checkpointer.js";
-export { type SanitizerPolicy } from "./checkpointer/tail-policy.js";
+export { type SanitizerPolicy } from "./options.js";
 export { hasPendingInterrupt, hasPendingTasks } from "./checkpointer/thread-state.js";
 export { FastJsonPlusSerializer } from "./serde/fast-jsonplus-serializer.js";
 export { sanitizeGraph } from "./graph/sanitize-graph.js";

@@ -1,4 +1,5 @@
-/** Validation of options, with one wording everywhere. */
+/** Validation of options, with one wording everywhere, and the per-call policy override. */
+import type { RunnableConfig } from "@langchain/core/runnables";
 import { resolveMarkers, type MarkerOption, type MarkerTexts } from "./repair/markers.js";
 import { BRIDGE_ROLES, type BridgeRole } from "./repair/synthetic.js";
 
@@ -17,7 +18,11 @@ export interface SharedRepairOptions<Event> {
   markers?: MarkerOption;
   /** Role of the marker between two HumanMessages. `"system"` breaks Anthropic and Gemini. @default "ai" */
   bridgeRole?: BridgeRole;
-  /** Called for each repair, for logs and metrics. It runs inside the call: keep it fast, and do not throw. */
+  /**
+   * Called once per repaired channel of a read (the checkpointer) or per repaired request (the middleware),
+   * with every repair made in `repairs`, for logs and metrics. It runs inside the call: keep it fast, and do
+   * not throw.
+   */
   onRepair?: (event: Event) => void;
 }
 
@@ -41,4 +46,29 @@ export function resolveRepairOptions<Event>(options: SharedRepairOptions<Event>)
     repair: { markers, ...(options.bridgeRole !== undefined ? { bridgeRole: options.bridgeRole } : {}) },
     onRepair: options.onRepair,
   };
+}
+
+/**
+ * How a read treats the tail of a history (see the README's tail-policy table).
+ * - `"auto"`: repair the tail only when the tuple shows a run that stopped
+ *   midway (pending tasks, no pending interrupt, latest checkpoint, not written
+ *   by `updateState`); preserve it otherwise.
+ * - `"repair"`: always close the tail: the next call is a new turn.
+ * - `"preserve"`: never touch the tail: the next call resumes (`invoke(null)`).
+ * - `"off"`: return what the wrapped saver returned.
+ */
+export type SanitizerPolicy = "auto" | "repair" | "preserve" | "off";
+
+/** The `configurable` key that overrides the policy for one call. @internal */
+export const POLICY_CONFIG_KEY = "sanitizer";
+
+/** Every {@link SanitizerPolicy}, for validating options. */
+export const POLICIES: readonly SanitizerPolicy[] = ["auto", "repair", "preserve", "off"];
+
+/** The policy of one call: `configurable.sanitizer` when set, else the checkpointer's. */
+export function policyFor(config: RunnableConfig, fallback: SanitizerPolicy): SanitizerPolicy {
+  const override = config.configurable?.[POLICY_CONFIG_KEY];
+  if (override === undefined) return fallback;
+  assertOneOf(`configurable.${POLICY_CONFIG_KEY}`, override, POLICIES);
+  return override;
 }

@@ -1,7 +1,6 @@
 import { DeltaChannel, messagesDeltaReducer } from "@langchain/langgraph";
 import { DeltaSnapshot, isDeltaSnapshot, type DeltaChannelHistory } from "@langchain/langgraph-checkpoint";
 import { isMessageLike } from "../messages/message-view.js";
-import { findTailStart } from "../repair/tail.js";
 
 // Mirrors @langchain/langgraph's Overwrite wire forms, which replayWrites unwraps.
 const overwritten = (value: unknown): unknown => {
@@ -56,15 +55,6 @@ export function deltaMessageChannels(
     if (holdsMessages(history)) found.push({ channel, history, messages: rebuildMessages(history) });
   }
   return found;
-}
-
-/**
- * Whether the tail of `messages` may hold what an earlier run's read repaired: a trailing run of
- * HumanMessages of more than one (the new input after an unanswered one, pattern A).
- */
-export function tailSpansTurns(messages: readonly unknown[]): boolean {
-  const start = findTailStart(messages);
-  return start < messages.length - 1 && (messages[messages.length - 1] as { type?: unknown }).type === "human";
 }
 
 /**

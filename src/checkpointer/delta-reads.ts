@@ -5,14 +5,15 @@ import {
   type CheckpointTuple,
   type DeltaChannelHistory,
 } from "@langchain/langgraph-checkpoint";
+import { policyFor, type SanitizerPolicy } from "../options.js";
 import type { Repair } from "../repair/patterns.js";
 import { repairMessages, type TailMode } from "../repair/repair-messages.js";
-import { findTailStart } from "../repair/tail.js";
-import { deltaMessageChannels, tailSpansTurns, withLists, type DeltaMessages } from "./delta-history.js";
+import { findTailStart, tailSpansTurns } from "../repair/tail.js";
+import { deltaMessageChannels, withLists, type DeltaMessages } from "./delta-history.js";
 import type { ReadDecision, ReadDecisions } from "./read-decisions.js";
 import type { ChannelRepairs, TupleRepairSettings } from "./sanitize-tuple.js";
 import { strandedResults } from "./stranded-results.js";
-import { policyFor, tailModeForGetTuple, tailModeForList, type SanitizerPolicy } from "./tail-policy.js";
+import { tailModeForGetTuple, tailModeForList } from "./tail-policy.js";
 
 /** How far up a preserved read looks for the input checkpoint that started its run. */
 const MAX_RUN_STEPS = 64;
@@ -48,9 +49,10 @@ export class DeltaReads {
   ) {}
 
   async read(options: { config: RunnableConfig; channels: string[] }): Promise<Record<string, DeltaChannelHistory>> {
-    const histories = await this.inner.getDeltaChannelHistory(options);
     const { config } = options;
+    // Recalled before the await: a read of the same checkpoint meanwhile must not change the decision.
     const recalled = this.decisions.recall(config);
+    const histories = await this.inner.getDeltaChannelHistory(options);
     const policy = policyFor(config, this.policy);
     const decision = recalled ?? { tail: tailModeForList(policy), auto: policy === "auto" };
     if (decision.tail === "off") return histories;

@@ -17,6 +17,21 @@ export interface ReadDecision {
 /** How many decisions are kept; a graph reads its delta history right after its `getTuple`. */
 const CAPACITY = 512;
 
+/**
+ * The `configurable` key a returned tuple carries its read's decision under. A symbol: LangGraph spreads the
+ * tuple's config into the config it reads the delta history with, and nothing serializes it.
+ */
+const DECISION = Symbol("langgraph-checkpoint-sanitizer.readDecision");
+
+interface CarriedDecision {
+  checkpointId: string;
+  decision: ReadDecision;
+}
+
+/** LangGraph marks the checkpoints of a graph with delta channels; only those have a delta history to read. */
+const hasDeltaChannels = (tuple: CheckpointTuple): boolean =>
+  (tuple.metadata as Record<string, unknown> | undefined)?.delta_writes_versioned === true;
+
 const keyOf = (configurable: Record<string, unknown> | undefined): string | undefined => {
   const threadId = configurable?.thread_id;
   const checkpointId = configurable?.checkpoint_id;
@@ -36,29 +51,46 @@ export function decisionFor(tuple: CheckpointTuple, tail: TailMode | "off", auto
 }
 
 /**
- * The tail decisions of recent `getTuple` and `list` reads, by thread,
- * namespace and checkpoint id. A graph loads a delta channel in two calls:
- * `getTuple` (or `list`), then `getDeltaChannelHistory` with the returned
- * checkpoint's id, so the second call alone cannot tell a read of the latest
- * checkpoint from time travel. The newest {@link CAPACITY} are kept.
+ * The tail decisions of `getTuple` and `list` reads. A graph loads a delta
+ * channel in two calls: `getTuple` (or `list`), then `getDeltaChannelHistory`
+ * with the returned checkpoint's id, so the second call alone cannot tell a
+ * read of the latest checkpoint from time travel.
+ *
+ * A tuple of a graph with delta channels carries its decision in its config,
+ * which the graph passes on: other reads of the same checkpoint in between
+ * (LangGraph reads the latest one to see whether an addressed checkpoint was
+ * superseded) cannot change it. Every decision is also kept by thread,
+ * namespace and checkpoint id, the newest {@link CAPACITY}, for a caller that
+ * builds the history read's config itself.
  * @internal
  */
 export class ReadDecisions {
   private readonly decisions = new Map<string, ReadDecision>();
 
-  /** Records the decision of a read of `tuple`, replacing any earlier one for the same checkpoint. */
-  record(tuple: CheckpointTuple, decision: ReadDecision): void {
+  /**
+   * Records the decision of a read of `tuple`, replacing any earlier one for the same checkpoint, and returns
+   * `tuple` carrying it when its graph has delta channels (a clean read of any other returns `tuple` itself).
+   */
+  record(tuple: CheckpointTuple, decision: ReadDecision): CheckpointTuple {
     const configurable = tuple.config.configurable;
-    const key = keyOf({ ...configurable, checkpoint_id: configurable?.checkpoint_id ?? tuple.checkpoint.id });
-    if (key === undefined) return;
-    this.decisions.delete(key);
-    this.decisions.set(key, decision);
-    if (this.decisions.size > CAPACITY) this.decisions.delete(this.decisions.keys().next().value!);
+    const checkpointId = String(configurable?.checkpoint_id ?? tuple.checkpoint.id);
+    const key = keyOf({ ...configurable, checkpoint_id: checkpointId });
+    if (key !== undefined) {
+      this.decisions.delete(key);
+      this.decisions.set(key, decision);
+      if (this.decisions.size > CAPACITY) this.decisions.delete(this.decisions.keys().next().value!);
+    }
+    if (!hasDeltaChannels(tuple)) return tuple;
+    const carried: CarriedDecision = { checkpointId, decision };
+    return { ...tuple, config: { ...tuple.config, configurable: { ...configurable, [DECISION]: carried } } };
   }
 
-  /** The decision of the last read that returned the checkpoint `config` addresses, if kept. */
+  /** The decision of the read that returned the checkpoint `config` addresses, if carried or kept. */
   recall(config: RunnableConfig): ReadDecision | undefined {
-    const key = keyOf(config.configurable);
+    const configurable = config.configurable;
+    const carried = configurable?.[DECISION as unknown as string] as CarriedDecision | undefined;
+    if (carried !== undefined && carried.checkpointId === String(configurable?.checkpoint_id)) return carried.decision;
+    const key = keyOf(configurable);
     return key === undefined ? undefined : this.decisions.get(key);
   }
 }

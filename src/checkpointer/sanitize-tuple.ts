@@ -18,7 +18,7 @@ export interface TupleRepairSettings {
 
 /**
  * Repairs the message channels of a tuple (lists, and the snapshots of delta
- * channels; the rest of a delta channel is repaired by `sanitizeDeltaHistories`). Returns the tuple itself when no
+ * channels; the rest of a delta channel is repaired by `DeltaReads`). Returns the tuple itself when no
  * channel needs repair; otherwise a new tuple sharing everything unchanged
  * with the input, which is never mutated. When the tail is repaired, finished
  * tool results stranded in `pendingWrites` are moved into the history.

@@ -11,11 +11,18 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import type { Repair } from "../repair/patterns.js";
 import type { TailMode } from "../repair/repair-messages.js";
-import { assertOneOf, resolveRepairOptions, type SharedRepairOptions } from "../options.js";
+import {
+  POLICIES,
+  assertOneOf,
+  policyFor,
+  resolveRepairOptions,
+  type SanitizerPolicy,
+  type SharedRepairOptions,
+} from "../options.js";
 import { DeltaReads } from "./delta-reads.js";
 import { ReadDecisions, decisionFor } from "./read-decisions.js";
 import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "./sanitize-tuple.js";
-import { POLICIES, policyFor, tailModeForGetTuple, tailModeForList, type SanitizerPolicy } from "./tail-policy.js";
+import { tailModeForGetTuple, tailModeForList } from "./tail-policy.js";
 
 /** Reported through `onRepair` for each channel a read repaired. */
 export interface RepairEvent {
@@ -32,8 +39,8 @@ export interface RepairEvent {
 }
 
 /**
- * Options of {@link SanitizingCheckpointer}. `markers`, `bridgeRole` and `onRepair` (called for each channel a
- * read repaired) are shared with the model-call middleware.
+ * Options of {@link SanitizingCheckpointer}. `markers`, `bridgeRole` and `onRepair` (called once for each
+ * channel a read repaired) are shared with the model-call middleware.
  */
 export interface SanitizingCheckpointerOptions extends SharedRepairOptions<RepairEvent> {
   /** Default policy; a call overrides it with `configurable.sanitizer`. Default `"auto"`. */
@@ -129,16 +136,14 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     const tuple = await this.inner.getTuple(config);
     if (tuple === undefined) return undefined;
     const tail = tailModeForGetTuple(policy, config, tuple);
-    this.decisions.record(tuple, decisionFor(tuple, tail, policy === "auto"));
-    return this.sanitize(tuple, tail, "getTuple");
+    return this.decisions.record(this.sanitize(tuple, tail, "getTuple"), decisionFor(tuple, tail, policy === "auto"));
   }
 
   override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     const policy = policyFor(config, this.policy);
     const tail = tailModeForList(policy);
     for await (const tuple of this.inner.list(config, options)) {
-      this.decisions.record(tuple, decisionFor(tuple, tail, policy === "auto"));
-      yield this.sanitize(tuple, tail, "list");
+      yield this.decisions.record(this.sanitize(tuple, tail, "list"), decisionFor(tuple, tail, policy === "auto"));
     }
   }
 

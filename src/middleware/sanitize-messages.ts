@@ -1,7 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { createMiddleware, type AgentMiddleware } from "langchain";
-import { policyFor } from "../checkpointer/tail-policy.js";
-import { resolveRepairOptions, type SharedRepairOptions } from "../options.js";
+import { policyFor, resolveRepairOptions, type SharedRepairOptions } from "../options.js";
 import type { Repair } from "../repair/patterns.js";
 import { repairMessages } from "../repair/repair-messages.js";
 

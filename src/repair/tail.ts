@@ -36,3 +36,12 @@ export function findTailStart(messages: readonly unknown[]): number {
   if (i < 0 || roleOf(messages[i]) !== "ai" || !hasRunnableCalls(messages[i])) return end;
   return answersOf(messages[i], messages, i + 1, end) ? i : end;
 }
+
+/**
+ * Whether the tail of `messages` spans more than one turn: a trailing run of more than one HumanMessage
+ * (new input after an unanswered one, pattern A), which a repairing read would have closed in between.
+ */
+export function tailSpansTurns(messages: readonly unknown[]): boolean {
+  const start = findTailStart(messages);
+  return start < messages.length - 1 && roleOf(messages[messages.length - 1]) === "human";
+}

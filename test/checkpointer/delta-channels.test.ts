@@ -61,6 +61,21 @@ for (const factory of saverFactories) {
       expect(types((await graph.getState({ configurable: { thread_id: "t" } })).values.messages)).toHaveLength(5);
     });
 
+    it("invoke(null, state.config) on a cancelled run's checkpoint resumes it as the wrapped saver does", async () => {
+      // The graph reads the addressed checkpoint, then the latest one (to see whether the thread moved
+      // on), then the delta history: the second read must not change what the first decided.
+      const { inner, sanitizer, events } = await setup();
+      const resume = async (checkpointer: BaseCheckpointSaver, thread: string) => {
+        await cancelFirstTurn(inner, "during-tools", thread, { field });
+        const state = await deltaAgent(checkpointer).getState({ configurable: { thread_id: thread } });
+        return types((await deltaAgent(checkpointer).invoke(null, state.config)).messages);
+      };
+      const raw = await resume(inner, "resume-raw");
+      expect(raw).toEqual(["human", "ai", "tool", "tool", "ai"]);
+      expect(await resume(sanitizer, "resume")).toEqual(raw);
+      expect(events.map((e) => [e.operation, e.tail])).toEqual([["getDeltaChannelHistory", "repair"]]);
+    });
+
     it("a history read of a checkpoint no read of this checkpointer returned keeps the tail, as list does", async () => {
       const { inner, sanitizer, events } = await setup();
       await cancelFirstTurn(inner, "during-tools", "direct", { field });
