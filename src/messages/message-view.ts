@@ -229,6 +229,8 @@ export function toolCallsOf(message: unknown): readonly ToolCallRef[] {
     const c = call as Loose;
     (out ??= []).push({ id: rawCallId(c), name: nameOf(c), args: c.args, invalid: false, entry: c });
   }
+  // Checked first, allocation-free: most messages have none, and the visitor is a closure.
+  if (!visitHiddenCalls(m, valid, stopAtFirst)) return out ?? NO_CALLS;
   visitHiddenCalls(m, valid, (call, id) => {
     if (id !== "" && out?.some((c) => c.id === id)) return false;
     const fn = call.function as Loose | undefined;

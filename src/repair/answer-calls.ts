@@ -21,7 +21,8 @@ export function answerEveryCall(
   markers: Readonly<MarkerTexts>,
   recovered: readonly unknown[],
   used: unknown[],
-): ToolResult[] {
+): readonly ToolResult[] {
+  if (!turn.results.includes(undefined)) return turn.results as readonly ToolResult[]; // the usual turn: nothing to add
   const found: (ToolResult | undefined)[] = [];
   let answered = 0;
   for (let slot = 0; slot < turn.calls.length; slot++) {

@@ -1,6 +1,18 @@
 import { isValidCallId, rawToolCallIdOf, roleOf, type ToolCallRef } from "../messages/message-view.js";
 import { anchorOf } from "./synthetic.js";
-import { hashText } from "./unique-ids.js";
+import { addValidId, hashText, resetIds } from "./unique-ids.js";
+
+const NO_RENAMES: ReadonlyMap<number, string[]> = new Map();
+
+/** Whether every call in the history has a valid id no other call uses: the usual case, checked allocation-free. */
+function idsAllKept(calls: readonly (readonly ToolCallRef[] | undefined)[]): boolean {
+  resetIds();
+  for (let i = 0; i < calls.length; i++) {
+    const list = calls[i];
+    if (list !== undefined) for (let k = 0; k < list.length; k++) if (!addValidId(list[k]!.id)) return false;
+  }
+  return true;
+}
 
 /**
  * The ids the calls of an AIMessage before `tailStart` go out with, by message index, for the
@@ -14,7 +26,8 @@ export function planCallIds(
   messages: readonly unknown[],
   calls: readonly (readonly ToolCallRef[] | undefined)[],
   tailStart: number,
-): Map<number, string[]> {
+): ReadonlyMap<number, string[]> {
+  if (idsAllKept(calls)) return NO_RENAMES;
   // Calls are numbered in history order (small integers: no string or heap number per call); each
   // valid id maps to the number of the last call that uses it.
   const lastOwner = new Map<string, number>();

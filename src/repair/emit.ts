@@ -17,8 +17,11 @@ export interface EmitContext {
   closeEnd: boolean;
   markers: Readonly<MarkerTexts>;
   bridgeRole: BridgeRole;
-  /** How many input messages before each position were removed, to tell moved results from shifted ones. */
-  removedBefore: Int32Array;
+  /**
+   * How many input messages before each position were removed, to tell moved results from shifted ones;
+   * undefined when none was.
+   */
+  removedBefore: Int32Array | undefined;
 }
 
 /**
@@ -61,7 +64,8 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
       repairs.push({ ...patternOf(code), action: "rewritten", index: out.length, from, message, original, ...refs });
     }
   };
-  const rank = (index: number) => index - ctx.removedBefore[index]!;
+  const { removedBefore } = ctx;
+  const rank = (index: number) => (removedBefore === undefined ? index : index - removedBefore[index]!);
   let prev: TurnState = "none";
   let anchor = "";
   const closeTurn = () => {

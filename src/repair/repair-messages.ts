@@ -66,6 +66,14 @@ function optionOrDefault<T>(name: string, value: T | undefined, allowed: readonl
   return value;
 }
 
+/** For each position, how many messages before it `removals` removed. */
+function countRemovedBefore(removals: readonly Repair[], length: number): Int32Array {
+  const counts = new Int32Array(length + 1);
+  for (const { index } of removals) counts[index + 1] = 1;
+  for (let i = 0; i < length; i++) counts[i + 1] = counts[i + 1]! + counts[i]!;
+  return counts;
+}
+
 /**
  * Repairs a chat history so that every provider accepts it (the rules in the
  * README): every tool call answered right after its AIMessage, no orphan or
@@ -107,9 +115,8 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
     const recovered = tail !== "preserve" && unit === last ? (options.recoveredResults ?? []) : [];
     return { turn: unit.turn, answers: answerEveryCall(unit.turn, markers, recovered, usedRecovered) };
   });
-  const removedBefore = new Int32Array(messages.length + 1);
-  const removed = new Set(repairs.map((r) => r.index));
-  for (let i = 0; i < messages.length; i++) removedBefore[i + 1] = removedBefore[i]! + (removed.has(i) ? 1 : 0);
+  // So far `repairs` holds the removals only: with none, every result keeps its rank.
+  const removedBefore = repairs.length > 0 ? countRemovedBefore(repairs, messages.length) : undefined;
   const out = emit(answered, { messages, tailStart, closeEnd, markers, bridgeRole, removedBefore }, repairs);
   return { messages: out, repairs, usedRecovered };
 }

@@ -45,22 +45,20 @@ function removal(code: PatternId, message: unknown, index: number): Repair {
 /** The id the call in `slot` of `turn` goes out with. */
 export const idOut = (turn: Turn, slot: number): string => turn.renamed?.[slot] ?? turn.calls[slot]!.id;
 
-/** The slots of a turn's calls, by stored id (a call without id is answered under ""). */
-interface Owner {
-  turn: Turn;
-  slots: number[];
-}
-
-/** The slot a result for `owner` fills: the first unanswered one, else one held by a placeholder, else none. */
-function slotFor(owner: Owner, message: unknown): { slot: number; replaces?: KeptResult } | undefined {
-  const { turn, slots } = owner;
-  for (const slot of slots) if (turn.results[slot] === undefined) return { slot };
-  if (isSyntheticMessage(message)) return undefined;
-  for (const slot of slots) {
-    const kept = turn.results[slot]!;
-    if (isSyntheticMessage(kept.message)) return { slot, replaces: kept };
+/**
+ * The slot of `turn` that a result answering the stored call id `id` fills: the first unanswered call
+ * with that id, else one held by a placeholder (which it replaces), else -1. Calls of one turn may share
+ * an id. A number, not an object: this runs for every ToolMessage of a rebuild.
+ */
+function slotFor(turn: Turn, id: string, message: unknown): number {
+  const { calls, results } = turn;
+  for (let slot = 0; slot < calls.length; slot++)
+    if (calls[slot]!.id === id && results[slot] === undefined) return slot;
+  if (isSyntheticMessage(message)) return -1;
+  for (let slot = 0; slot < calls.length; slot++) {
+    if (calls[slot]!.id === id && isSyntheticMessage(results[slot]!.message)) return slot;
   }
-  return undefined;
+  return -1;
 }
 
 /**
@@ -84,7 +82,8 @@ export function segment(
   repairs: Repair[],
 ): Unit[] {
   const units: Unit[] = [];
-  const owners = new Map<string, Owner>();
+  // The turn that owns each stored call id (a call without id is answered under "").
+  const owners = new Map<string, Turn>();
   for (let index = 0; index < end; index++) {
     const message = messages[index];
     const role = roleOf(message);
@@ -100,27 +99,24 @@ export function segment(
       }
       const results = new Array<KeptResult | undefined>(list.length).fill(undefined);
       const turn: Turn = { ai: message, index, calls: list, renamed: renamed.get(index), results };
-      // This turn now owns its ids; calls of one turn sharing an id gather their slots in one owner.
-      for (let slot = 0; slot < list.length; slot++) {
-        const id = list[slot]!.id;
-        const owner = owners.get(id);
-        if (owner !== undefined && owner.turn === turn) owner.slots.push(slot);
-        else owners.set(id, { turn, slots: [slot] });
-      }
+      // This turn now owns its ids: a result answers the nearest earlier call with its id.
+      for (let slot = 0; slot < list.length; slot++) owners.set(list[slot]!.id, turn);
       units.push({ turn });
     } else if (role === "tool") {
-      const owner = owners.get(rawToolCallIdOf(message));
+      const id = rawToolCallIdOf(message);
+      const owner = owners.get(id);
       if (owner === undefined) {
         repairs.push(removal("D", message, index));
         continue;
       }
-      const target = slotFor(owner, message);
-      if (target === undefined) {
+      const slot = slotFor(owner, id, message);
+      if (slot === -1) {
         repairs.push(removal("F", message, index));
         continue;
       }
-      if (target.replaces) repairs.push(removal("F", target.replaces.message, target.replaces.index));
-      owner.turn.results[target.slot] = { message, index };
+      const replaced = owner.results[slot];
+      if (replaced !== undefined) repairs.push(removal("F", replaced.message, replaced.index));
+      owner.results[slot] = { message, index };
     } else {
       units.push(index);
     }
