@@ -9,7 +9,7 @@ import { segment } from "./segment.js";
 import { assertOneOf } from "../options.js";
 import { BRIDGE_ROLES, type BridgeRole } from "./synthetic.js";
 import { findTailStart } from "./tail.js";
-import { isWellFormed } from "./well-formed.js";
+import { endsOpen, isWellFormed } from "./well-formed.js";
 
 /**
  * How the end of the history is treated.
@@ -101,7 +101,8 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   const closeEnd = tail === "repair" || (tail === "preserve" && tailStart === messages.length);
   // One walk over a healthy history: the clean check reads non-messages as "other", and a clean
   // list comes back as is whether or not it holds messages, so only a rebuild needs isMessageList.
-  if (isWellFormed(messages, tailStart, closeEnd) || !isMessageList(messages)) return unchanged;
+  const mustRebuild = closeEnd && tailStart === messages.length && endsOpen(messages);
+  if ((!mustRebuild && isWellFormed(messages, tailStart, closeEnd)) || !isMessageList(messages)) return unchanged;
 
   const repairs: Repair[] = [];
   const usedRecovered: unknown[] = [];

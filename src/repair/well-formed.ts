@@ -40,6 +40,19 @@ function tailIdsFree(messages: readonly unknown[], tailStart: number): boolean {
 }
 
 /**
+ * Whether a history that must be closed at its end (`closeEnd`) is open there: it ends in a HumanMessage,
+ * a tool result, or an AIMessage with calls, so {@link isWellFormed} is false whatever comes before.
+ * A cancelled run's history ends so; the check spares the rebuild a walk over the whole list.
+ */
+export function endsOpen(messages: readonly unknown[]): boolean {
+  const last = messages[messages.length - 1];
+  const role = roleOf(last);
+  if (role === "human" || role === "tool") return true;
+  const calls = role === "ai" ? (last as { tool_calls?: unknown }).tool_calls : undefined;
+  return Array.isArray(calls) && calls.length > 0;
+}
+
+/**
  * Whether `messages[0, tailStart)` already obeys the provider rules, and the
  * boundary with what follows it does too: the tail's first message, or, when
  * `closeEnd`, the new HumanMessage the next turn will append.
