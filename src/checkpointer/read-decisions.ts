@@ -18,18 +18,22 @@ export interface ReadDecision {
 const CAPACITY = 512;
 
 /**
- * The `configurable` key a returned tuple carries its read's decision under. A symbol: LangGraph spreads the
+ * The `configurable` key a returned tuple carries its read's token under. A symbol: LangGraph spreads the
  * tuple's config into the config it reads the delta history with, and nothing serializes it.
  */
-const DECISION = Symbol("langgraph-checkpoint-sanitizer.readDecision");
+const READ = Symbol("langgraph-checkpoint-sanitizer.read");
 
-interface CarriedDecision {
-  checkpointId: string;
-  decision: ReadDecision;
-}
+/**
+ * What a returned config carries: an empty token standing for one read, so that nothing of the decision
+ * (the tuple's pending writes) shows where the config is logged or compared.
+ */
+class ReadToken {}
 
-/** LangGraph marks the checkpoints of a graph with delta channels; only those have a delta history to read. */
-const hasDeltaChannels = (tuple: CheckpointTuple): boolean =>
+/**
+ * LangGraph marks every checkpoint of a thread that a graph with delta channels started. (A thread started
+ * before its graph had them is unmarked, and its delta history is still read: its decisions come from the map.)
+ */
+const isMarkedDelta = (tuple: CheckpointTuple): boolean =>
   (tuple.metadata as Record<string, unknown> | undefined)?.delta_writes_versioned === true;
 
 const keyOf = (configurable: Record<string, unknown> | undefined): string | undefined => {
@@ -56,41 +60,45 @@ export function decisionFor(tuple: CheckpointTuple, tail: TailMode | "off", auto
  * with the returned checkpoint's id, so the second call alone cannot tell a
  * read of the latest checkpoint from time travel.
  *
- * A tuple of a graph with delta channels carries its decision in its config,
- * which the graph passes on: other reads of the same checkpoint in between
+ * A tuple of a delta thread carries a token of its read in its config, which
+ * the graph passes on, so other reads of the same checkpoint in between
  * (LangGraph reads the latest one to see whether an addressed checkpoint was
- * superseded) cannot change it. Every decision is also kept by thread,
- * namespace and checkpoint id, the newest {@link CAPACITY}, for a caller that
- * builds the history read's config itself.
+ * superseded) cannot change its decision. Every decision is also kept by
+ * thread, namespace and checkpoint id, the newest {@link CAPACITY}, for an
+ * unmarked checkpoint and for a caller that builds the history read's config
+ * itself.
  * @internal
  */
 export class ReadDecisions {
   private readonly decisions = new Map<string, ReadDecision>();
+  private readonly carried = new WeakMap<ReadToken, { key: string; decision: ReadDecision }>();
 
   /**
    * Records the decision of a read of `tuple`, replacing any earlier one for the same checkpoint, and returns
-   * `tuple` carrying it when its graph has delta channels (a clean read of any other returns `tuple` itself).
+   * `tuple` carrying it when the checkpoint is marked as a delta thread's and the read did not turn the
+   * sanitizer off. Any other read returns `tuple` itself.
    */
   record(tuple: CheckpointTuple, decision: ReadDecision): CheckpointTuple {
     const configurable = tuple.config.configurable;
-    const checkpointId = String(configurable?.checkpoint_id ?? tuple.checkpoint.id);
-    const key = keyOf({ ...configurable, checkpoint_id: checkpointId });
-    if (key !== undefined) {
-      this.decisions.delete(key);
-      this.decisions.set(key, decision);
-      if (this.decisions.size > CAPACITY) this.decisions.delete(this.decisions.keys().next().value!);
-    }
-    if (!hasDeltaChannels(tuple)) return tuple;
-    const carried: CarriedDecision = { checkpointId, decision };
-    return { ...tuple, config: { ...tuple.config, configurable: { ...configurable, [DECISION]: carried } } };
+    const key = keyOf({ ...configurable, checkpoint_id: configurable?.checkpoint_id ?? tuple.checkpoint.id });
+    if (key === undefined) return tuple;
+    this.decisions.delete(key);
+    this.decisions.set(key, decision);
+    if (this.decisions.size > CAPACITY) this.decisions.delete(this.decisions.keys().next().value!);
+    if (decision.tail === "off" || !isMarkedDelta(tuple)) return tuple;
+    const token = Object.freeze(new ReadToken());
+    this.carried.set(token, { key, decision });
+    return { ...tuple, config: { ...tuple.config, configurable: { ...configurable, [READ]: token } } };
   }
 
   /** The decision of the read that returned the checkpoint `config` addresses, if carried or kept. */
   recall(config: RunnableConfig): ReadDecision | undefined {
     const configurable = config.configurable;
-    const carried = configurable?.[DECISION as unknown as string] as CarriedDecision | undefined;
-    if (carried !== undefined && carried.checkpointId === String(configurable?.checkpoint_id)) return carried.decision;
     const key = keyOf(configurable);
-    return key === undefined ? undefined : this.decisions.get(key);
+    if (key === undefined) return undefined;
+    const token = configurable?.[READ as unknown as string];
+    const carried = token instanceof ReadToken ? this.carried.get(token) : undefined;
+    // The token must be this checkpoint's: a config built from another read's may carry a stale one.
+    return carried?.key === key ? carried.decision : this.decisions.get(key);
   }
 }

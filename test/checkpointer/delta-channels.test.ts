@@ -3,6 +3,7 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, interrupt, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { DeltaSnapshot, emptyCheckpoint } from "@langchain/langgraph-checkpoint";
+import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, type RepairEvent } from "../../src/index.js";
 import { calls, human, shape } from "../support/messages.js";
@@ -126,6 +127,21 @@ for (const factory of saverFactories) {
       expect(await read("off")).toEqual(["human", "ai"]);
       expect(await read("preserve")).toEqual(["human", "ai"]);
       expect(await read("auto")).toEqual(["human", "ai", "tool", "tool", "ai"]);
+    });
+
+    it('policy "off" reads exactly what the wrapped saver returns', async () => {
+      const { inner } = await setup();
+      await cancelFirstTurn(inner, "during-tools", "off", { field });
+      const config = { configurable: { thread_id: "off" } };
+      const off = new SanitizingCheckpointer(inner, { policy: "off" });
+      const latest = await off.getTuple(config);
+      expect(isDeepStrictEqual(latest, await inner.getTuple(config))).toBe(true);
+      const listed = async (saver: BaseCheckpointSaver) => {
+        const tuples = [];
+        for await (const tuple of saver.list(config)) tuples.push(tuple);
+        return tuples;
+      };
+      expect(isDeepStrictEqual(await listed(off), await listed(inner))).toBe(true);
     });
 
     it("a clean thread's delta history is the wrapped saver's, and nothing is reported", async () => {
