@@ -1,6 +1,7 @@
 import {
   hasEmptyContent,
   hasHiddenCalls,
+  hasRunnableCalls,
   rawCallId,
   rawToolCallIdOf,
   roleOf,
@@ -47,9 +48,7 @@ function tailIdsFree(messages: readonly unknown[], tailStart: number): boolean {
 export function endsOpen(messages: readonly unknown[]): boolean {
   const last = messages[messages.length - 1];
   const role = roleOf(last);
-  if (role === "human" || role === "tool") return true;
-  const calls = role === "ai" ? (last as { tool_calls?: unknown }).tool_calls : undefined;
-  return Array.isArray(calls) && calls.length > 0;
+  return role === "human" || role === "tool" || (role === "ai" && hasRunnableCalls(last));
 }
 
 /**
