@@ -12,6 +12,14 @@ export function assertOneOf<T>(name: string, value: unknown, allowed: readonly T
   }
 }
 
+/** Throws a `TypeError` naming `name` unless `value` is a list of node names or `"*"`, as `compile()` takes them. */
+export function assertBreakpointNodes(name: string, value: unknown): void {
+  if (value === "*" || (Array.isArray(value) && value.every((node) => typeof node === "string" && node !== ""))) return;
+  throw new TypeError(
+    `${name} must be "*" or an array of node names, as compile({ ${name} }) takes them; got ${JSON.stringify(value)}.`,
+  );
+}
+
 /** The options the checkpointer and the middleware share: what inserted messages look like, and a report hook. */
 export interface SharedRepairOptions<Event> {
   /** Texts of inserted messages: `"en"`, `"ko"`, or custom texts (missing keys fall back to `"en"`). @default "en" */

@@ -13,7 +13,8 @@ import { deltaMessageChannels, withLists, type DeltaMessages } from "./delta-his
 import type { ReadDecision, ReadDecisions } from "./read-decisions.js";
 import type { ChannelRepairs, TupleRepairSettings } from "./sanitize-tuple.js";
 import { strandedResults } from "./stranded-results.js";
-import { tailModeForGetTuple, tailModeForList } from "./tail-policy.js";
+import { tailModeForList } from "./tail-policy.js";
+import { hasPendingTasks } from "./thread-state.js";
 
 /** How far up a preserved read looks for the input checkpoint that started its run. */
 const MAX_RUN_STEPS = 64;
@@ -102,7 +103,8 @@ export class DeltaReads {
 
   /**
    * The input checkpoint that started the run which wrote the checkpoint `config` addresses, and the
-   * lists of its parent, when the read of that parent as the latest checkpoint repairs the tail.
+   * lists of its parent, when the run's first read repaired the parent's tail: new input discards pending
+   * tasks, so a read for new input closes the tail of a parent that had some.
    */
   private async repairedRunStart(
     config: RunnableConfig,
@@ -121,7 +123,7 @@ export class DeltaReads {
     }
     if (at?.parentConfig === undefined) return undefined;
     const parent = await this.inner.getTuple(at.parentConfig);
-    if (!parent || tailModeForGetTuple("auto", {}, parent) !== "repair") return undefined;
+    if (!parent || !hasPendingTasks(parent.checkpoint)) return undefined;
     // A channel the parent holds a snapshot of is read from it, as the graph does; the others are walked.
     const values = parent.checkpoint.channel_values;
     const stored = (c: string) => (isDeltaSnapshot(values[c]) ? (values[c] as { value: unknown }).value : values[c]);

@@ -19,10 +19,12 @@ import {
   type SanitizerPolicy,
   type SharedRepairOptions,
 } from "../options.js";
+import { resolveBreakpoints, type BreakpointNodes, type Breakpoints } from "./breakpoints.js";
 import { DeltaReads } from "./delta-reads.js";
 import { ReadDecisions, decisionFor } from "./read-decisions.js";
+import { runContextOf, type ThreadActivity } from "./run-context.js";
 import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "./sanitize-tuple.js";
-import { tailModeForGetTuple, tailModeForList } from "./tail-policy.js";
+import { tailModeForGetTuple, tailModeForList, type ReadKnowledge } from "./tail-policy.js";
 
 /** Reported through `onRepair` for each channel a read repaired. */
 export interface RepairEvent {
@@ -43,10 +45,18 @@ export interface RepairEvent {
  * channel a read repaired) are shared with the model-call middleware.
  */
 export interface SanitizingCheckpointerOptions extends SharedRepairOptions<RepairEvent> {
-  /** Default policy; a call overrides it with `configurable.sanitizer`. Default `"auto"`. */
+  /** Default policy; a call overrides it with `configurable.sanitizer`. @default "auto" */
   policy?: SanitizerPolicy;
-  /** Channels to repair. Default: every channel whose value is a list of messages. */
+  /** Channels to repair. @default every channel whose value is a list of messages */
   channels?: readonly string[];
+  /**
+   * The graph's `compile({ interruptBefore })`. A thread paused before one of these nodes reads as stored, so
+   * approving with `invoke(null)` runs the tools on the tail they need. (`sanitizeGraph` reads it off the graph.)
+   * @default none
+   */
+  interruptBefore?: BreakpointNodes;
+  /** The graph's `compile({ interruptAfter })`, read the same way as `interruptBefore`. @default none */
+  interruptAfter?: BreakpointNodes;
 }
 
 function assertSaver(inner: unknown): asserts inner is BaseCheckpointSaver {
@@ -74,6 +84,7 @@ export interface ResolvedSanitizerOptions {
   policy: SanitizerPolicy;
   settings: TupleRepairSettings;
   onRepair: ((event: RepairEvent) => void) | undefined;
+  breakpoints: Breakpoints | undefined;
 }
 
 /**
@@ -86,7 +97,13 @@ export function resolveSanitizerOptions(options: SanitizingCheckpointerOptions =
   assertOneOf("policy", policy, POLICIES);
   assertChannels(options.channels);
   const { repair, onRepair } = resolveRepairOptions(options);
-  return { policy, onRepair, settings: { channels: options.channels ? [...options.channels] : undefined, repair } };
+  const breakpoints = resolveBreakpoints(options);
+  return {
+    policy,
+    onRepair,
+    breakpoints,
+    settings: { channels: options.channels ? [...options.channels] : undefined, repair },
+  };
 }
 
 /**
@@ -98,8 +115,11 @@ export function resolveSanitizerOptions(options: SanitizingCheckpointerOptions =
  * Writes pass through untouched; reads never write. A repaired history is
  * stored when the graph next saves that channel, and the repair is
  * deterministic, so a thread reads the same until then. A thread paused at
- * `interrupt()`, a finished thread and time travel keep their tail as it is
- * (the tail policy), so `Command({ resume })` behaves as with the wrapped saver.
+ * `interrupt()` or at a static breakpoint given in the options, a finished
+ * thread and time travel keep their tail as it is (the tail policy), so
+ * `Command({ resume })` and approvals behave as with the wrapped saver.
+ * `sanitizeGraph` also sees each run's input, so it tells a retry with
+ * `invoke(null)` from a new message.
  *
  * @example
  * ```ts
@@ -110,21 +130,35 @@ export function resolveSanitizerOptions(options: SanitizingCheckpointerOptions =
 export class SanitizingCheckpointer<V extends string | number = number> extends BaseCheckpointSaver<V> {
   /** The wrapped saver: storage, and anything specific to it (`setup()`, `end()`). */
   readonly inner: BaseCheckpointSaver<V>;
+  /** The options it was built with, for `sanitizeGraph` to build a sibling that knows the graph. @internal */
+  readonly options: SanitizingCheckpointerOptions;
 
   private readonly policy: SanitizerPolicy;
   private readonly settings: TupleRepairSettings;
   private readonly onRepair: ((event: RepairEvent) => void) | undefined;
+  private readonly breakpoints: Breakpoints | undefined;
+  private readonly activity: ThreadActivity | undefined;
   private readonly decisions = new ReadDecisions();
   private readonly deltaReads: DeltaReads;
 
-  constructor(inner: BaseCheckpointSaver<V>, options: SanitizingCheckpointerOptions = {}) {
+  /**
+   * @param inner - the saver to wrap
+   * @param options - see {@link SanitizingCheckpointerOptions}
+   * @param activity - the runs `sanitizeGraph` serves in this process @internal
+   */
+  constructor(inner: BaseCheckpointSaver<V>, options: SanitizingCheckpointerOptions = {}, activity?: ThreadActivity) {
     assertSaver(inner);
     super(inner.serde);
     const resolved = resolveSanitizerOptions(options);
     this.inner = inner;
+    this.options = options;
     this.policy = resolved.policy;
     this.onRepair = resolved.onRepair;
     this.settings = resolved.settings;
+    this.breakpoints = resolved.breakpoints;
+    this.activity = activity;
+    // Some LangGraph lines bind it to an undefined `this` inside subgraphs (`getNextVersion.bind(this.checkpointer)`).
+    this.getNextVersion = this.getNextVersion.bind(this);
     this.deltaReads = new DeltaReads(inner, this.settings, this.policy, this.decisions, (config, tail, repaired) => {
       const configurable = config.configurable ?? {};
       this.report("getDeltaChannelHistory", configurable, String(configurable.checkpoint_id ?? ""), tail, repaired);
@@ -135,7 +169,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     const policy = policyFor(config, this.policy);
     const tuple = await this.inner.getTuple(config);
     if (tuple === undefined) return undefined;
-    const tail = tailModeForGetTuple(policy, config, tuple);
+    const tail = await tailModeForGetTuple(policy, config, tuple, this.knowledge(tuple));
     return this.decisions.record(this.sanitize(tuple, tail, "getTuple"), decisionFor(tuple, tail, policy === "auto"));
   }
 
@@ -153,6 +187,8 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
+    const run = runContextOf(config);
+    if (run !== undefined && (config.configurable?.checkpoint_ns ?? "") === "") run.lastCheckpointId = checkpoint.id;
     return this.inner.put(config, checkpoint, metadata, newVersions);
   }
 
@@ -179,6 +215,15 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     channels: string[];
   }): Promise<Record<string, DeltaChannelHistory>> {
     return this.deltaReads.read(options);
+  }
+
+  /** What a `getTuple` of `tuple` knows beyond it: the graph's breakpoints, the runs in flight, its parent. */
+  private knowledge(tuple: CheckpointTuple): ReadKnowledge {
+    return {
+      breakpoints: this.breakpoints,
+      activity: this.activity,
+      parent: async () => (tuple.parentConfig ? this.inner.getTuple(tuple.parentConfig) : undefined),
+    };
   }
 
   private sanitize(

@@ -2,26 +2,89 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import type { SanitizerPolicy } from "../options.js";
 import type { TailMode } from "../repair/repair-messages.js";
+import { pausedAtBreakpoint, type Breakpoints } from "./breakpoints.js";
+import { runContextOf, type NextStep, type ThreadActivity } from "./run-context.js";
 import { hasPendingInterrupt, hasPendingTasks } from "./thread-state.js";
 
+// LangGraph's config keys: a subgraph's loop reads with the parent's `__pregel_read`, and resumes its pending
+// tasks exactly when the parent hands it a truthy `__pregel_resuming`.
+const CONFIG_KEY_READ = "__pregel_read";
+const CONFIG_KEY_RESUMING = "__pregel_resuming";
+
+/** What a read knows beyond its config and tuple. */
+export interface ReadKnowledge {
+  /** The graph's static breakpoints, when the checkpointer was given them. */
+  breakpoints: Breakpoints | undefined;
+  /** The runs `sanitizeGraph` serves in this process, when it built the checkpointer. */
+  activity: ThreadActivity | undefined;
+  /** Reads the tuple's parent checkpoint (only for `interruptAfter`). */
+  parent(): Promise<CheckpointTuple | undefined>;
+}
+
 /**
- * What `getTuple` does with the tail of the tuple it read, under `policy`.
- * `auto` preserves the tail of a finished run (the graph ended there on
- * purpose), of a paused interrupt (a resume is expected), of an
- * `updateState` write (the app will continue) and of an addressed checkpoint
- * (time travel); it repairs the tail of a run that stopped midway.
+ * What the call reading `tuple` will do with its pending tasks, by LangGraph's own rule where the config
+ * shows it: a subgraph resumes exactly when its parent says so, a run resumes when it carries the run id of
+ * the checkpoint's run (the Agent Server retrying a run), and `sanitizeGraph` says what a run's input does.
  */
-export function tailModeForGetTuple(
+export function nextStepOf(config: RunnableConfig, tuple: CheckpointTuple): NextStep | undefined {
+  const configurable = config.configurable ?? {};
+  if (CONFIG_KEY_READ in configurable) return configurable[CONFIG_KEY_RESUMING] ? "resume" : "new-input";
+  const runId = (config.metadata as Record<string, unknown> | undefined)?.run_id;
+  if (runId !== undefined && runId === (tuple.metadata as Record<string, unknown> | undefined)?.run_id) return "resume";
+  return runContextOf(config)?.next;
+}
+
+/**
+ * What `getTuple` does with the tail of the tuple it read, under `policy`. `"auto"`:
+ * - a call that continues the pending tasks (`invoke(null)`, `Command`, a subgraph resuming) needs the tail
+ *   as it is, and so does a run that reached its end (new input may answer calls left there on purpose);
+ * - new input discards the pending tasks, so the tail is closed for it;
+ * - when the call is unknown (a read outside a run, or a checkpointer that does not see the input), the tail
+ *   is kept wherever the thread stopped for someone to continue it, and closed where a run broke off or failed.
+ */
+export async function tailModeForGetTuple(
   policy: SanitizerPolicy,
   config: RunnableConfig,
   tuple: CheckpointTuple,
-): TailMode | "off" {
+  knowledge: ReadKnowledge,
+): Promise<TailMode | "off"> {
   if (policy !== "auto") return policy;
-  if (config.configurable?.checkpoint_id !== undefined) return "preserve";
+  const next = nextStepOf(config, tuple);
+  if (next === "resume" || !hasPendingTasks(tuple.checkpoint)) return "preserve";
+  if (next === "new-input") return "repair";
+  return (await stoppedToContinue(config, tuple, knowledge)) ? "preserve" : "repair";
+}
+
+/**
+ * Whether a thread with pending tasks stopped where it is meant to be continued: a checkpoint addressed by id
+ * (time travel), an `updateState` edit, an `interrupt()`, a run still in flight or stopped at a breakpoint in
+ * this process, or the graph's static breakpoint. A failed step is not among them: without the input, the
+ * next call is taken for a new turn, the common case in a chat (`sanitizeGraph` tells a retry apart).
+ */
+async function stoppedToContinue(
+  config: RunnableConfig,
+  tuple: CheckpointTuple,
+  { breakpoints, activity, parent }: ReadKnowledge,
+): Promise<boolean> {
+  if (config.configurable?.checkpoint_id !== undefined) return true;
   const source = tuple.metadata?.source;
-  if (source === "update" || source === "fork") return "preserve";
-  if (hasPendingInterrupt(tuple.pendingWrites)) return "preserve";
-  return hasPendingTasks(tuple.checkpoint) ? "repair" : "preserve";
+  if (source === "update" || source === "fork") return true;
+  if (hasPendingInterrupt(tuple.pendingWrites)) return true;
+  if (activity !== undefined && runContextOf(config) === undefined && heldByRun(activity, tuple)) return true;
+  return pausedAtBreakpoint(tuple, breakpoints, parent);
+}
+
+/** Whether a run in this process is on the tuple's thread, or stopped at the root checkpoint the tuple belongs to. */
+function heldByRun(activity: ThreadActivity, tuple: CheckpointTuple): boolean {
+  const configurable = tuple.config.configurable ?? {};
+  const threadId = configurable.thread_id;
+  if (threadId === undefined) return false;
+  if (activity.isRunning(String(threadId))) return true;
+  const settled = activity.settledAt(String(threadId));
+  if (settled === undefined) return false;
+  // A subgraph's checkpoint names the root checkpoint it ran under in its metadata's `parents`.
+  const root = (configurable.checkpoint_ns ?? "") === "" ? tuple.checkpoint.id : tuple.metadata?.parents?.[""];
+  return root === settled;
 }
 
 /**

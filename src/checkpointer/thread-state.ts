@@ -34,6 +34,27 @@ export function hasPendingTasks(checkpoint: Checkpoint): boolean {
 }
 
 /**
+ * The nodes the pending tasks of the checkpoint run (see {@link hasPendingTasks}): each triggered node once,
+ * then each `Send` packet's node. The input on `__start__` names `__start__`.
+ */
+export function pendingNodes(checkpoint: Checkpoint): string[] {
+  const values = (checkpoint.channel_values ?? {}) as Record<string, unknown>;
+  const nodes = new Set<string>();
+  for (const channel in values) {
+    if (channel.startsWith(TRIGGER_PREFIX)) nodes.add(channel.slice(TRIGGER_PREFIX.length));
+    else if (channel === START) nodes.add(START);
+  }
+  const sends = values[TASKS];
+  if (Array.isArray(sends)) {
+    for (const send of sends) {
+      const node = (send as { node?: unknown } | null)?.node;
+      if (typeof node === "string") nodes.add(node);
+    }
+  }
+  return [...nodes];
+}
+
+/**
  * Whether a task of this checkpoint is paused at `interrupt()`: it wrote to
  * `__interrupt__` and produced no output. (An interrupt inside a subgraph
  * also leaves such a write on the parent's task.)

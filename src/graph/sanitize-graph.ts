@@ -6,15 +6,27 @@
  * given to `compile`. Here the graph's `checkpointer` field becomes an
  * accessor that wraps every saver assigned to it in a `SanitizingCheckpointer`.
  *
+ *
+ * The graph's runs are watched too: each run carries what its input does
+ * with the thread's pending tasks (`null` and `Command` continue them, new
+ * input discards them), and the wrappers know the graph's static breakpoints
+ * and which threads have a run in flight, or stopped at a breakpoint, in this
+ * process. So approvals, retries and `getState` read as on the raw saver.
+ *
  * Duck-typed on purpose: neither `@langchain/langgraph` nor `langchain` is
  * imported, so the main entry loads without them.
  */
+import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import type { BreakpointNodes } from "../checkpointer/breakpoints.js";
+import { withRunContext, type NextStep, type RunContext } from "../checkpointer/run-context.js";
 import {
   resolveSanitizerOptions,
   SanitizingCheckpointer,
   type SanitizingCheckpointerOptions,
 } from "../checkpointer/sanitizing-checkpointer.js";
+import { isMessageLike, roleOf } from "../messages/message-view.js";
+import { RunTracker } from "./run-tracker.js";
 
 /** What a graph's `checkpointer` field may hold: a saver, `true` (inherit the parent's), `false` (none), or unset. */
 type CheckpointerField = BaseCheckpointSaver | boolean | undefined;
@@ -22,8 +34,12 @@ type CheckpointerField = BaseCheckpointSaver | boolean | undefined;
 /** A compiled graph, as far as this module needs to know it. */
 interface CompiledGraphLike {
   checkpointer?: CheckpointerField;
+  interruptBefore?: BreakpointNodes;
+  interruptAfter?: BreakpointNodes;
   withConfig(config: unknown): unknown;
   getState(config: unknown): unknown;
+  /** The generator every `invoke`, `stream` and `streamEvents` of a LangChain runnable runs. */
+  _streamIterator(input: unknown, options?: RunnableConfig): AsyncGenerator<unknown>;
 }
 
 /** What `createAgent` returns: a wrapper whose inner compiled `.graph` is what runs (and what the server runs). */
@@ -32,10 +48,16 @@ interface AgentLike {
   withConfig(config: unknown): unknown;
 }
 
-/** One `sanitizeGraph` call's options, and its one wrapper per inner saver, shared with the graphs derived from it. */
+/**
+ * One `sanitizeGraph` call's options, its runs, and its wrappers, shared with the graphs derived from it: one
+ * per assigned saver and set of breakpoints (the graphs a factory builds could differ in theirs).
+ */
 interface Protection {
   options: SanitizingCheckpointerOptions;
-  wrappers: WeakMap<BaseCheckpointSaver, SanitizingCheckpointer>;
+  runs: RunTracker;
+  wrappers: WeakMap<BaseCheckpointSaver, Map<string, SanitizingCheckpointer>>;
+  /** The wrappers made here, which are never wrapped again. */
+  own: WeakSet<SanitizingCheckpointer>;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
@@ -74,7 +96,7 @@ const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
  */
 export function sanitizeGraph<T>(graph: T, options: SanitizingCheckpointerOptions = {}): T {
   resolveSanitizerOptions(options);
-  return protect(graph, { options, wrappers: new WeakMap() });
+  return protect(graph, { options, runs: new RunTracker(), wrappers: new WeakMap(), own: new WeakSet() });
 }
 
 function protect<T>(target: T, protection: Protection): T {
@@ -86,6 +108,7 @@ function protect<T>(target: T, protection: Protection): T {
   }
   if (isCompiledGraph(target)) {
     protectGraph(target, protection);
+    protectRuns(target, protection);
     protectWithConfig(target, protection);
     return target;
   }
@@ -107,27 +130,89 @@ function protectFactory(factory: (...args: unknown[]) => unknown, protection: Pr
   };
 }
 
-function wrap(saver: CheckpointerField, { options, wrappers }: Protection): CheckpointerField {
-  // true / false / undefined (stateless runs) keep their meaning; a wrapper is never wrapped again.
-  if (typeof saver !== "object" || saver === null || saver instanceof SanitizingCheckpointer) return saver;
-  let wrapper = wrappers.get(saver);
+/**
+ * The wrapper `graph` reads `saver` through. A `SanitizingCheckpointer` the app built is not wrapped again:
+ * its saver is read with its own options, plus what this graph knows.
+ */
+function wrap(saver: CheckpointerField, graph: CompiledGraphLike, protection: Protection): CheckpointerField {
+  // true / false / undefined (stateless runs) keep their meaning.
+  if (typeof saver !== "object" || saver === null) return saver;
+  if (saver instanceof SanitizingCheckpointer && protection.own.has(saver)) return saver;
+  // The graph's compile-time breakpoints, unless the options name their own.
+  const options = {
+    interruptBefore: graph.interruptBefore,
+    interruptAfter: graph.interruptAfter,
+    ...(saver instanceof SanitizingCheckpointer ? saver.options : protection.options),
+  };
+  const key = JSON.stringify([options.interruptBefore ?? [], options.interruptAfter ?? []]);
+  let byBreakpoints = protection.wrappers.get(saver);
+  if (byBreakpoints === undefined) protection.wrappers.set(saver, (byBreakpoints = new Map()));
+  let wrapper = byBreakpoints.get(key);
   if (wrapper === undefined) {
-    wrapper = new SanitizingCheckpointer(saver, options);
-    wrappers.set(saver, wrapper);
+    const inner = saver instanceof SanitizingCheckpointer ? saver.inner : saver;
+    wrapper = new SanitizingCheckpointer(inner, options, protection.runs);
+    byBreakpoints.set(key, wrapper);
+    protection.own.add(wrapper);
   }
   return wrapper;
 }
 
 /** Turns the graph's own `checkpointer` field into an accessor that wraps what is assigned. */
 function protectGraph(graph: CompiledGraphLike, protection: Protection): void {
-  let current = wrap(graph.checkpointer, protection);
+  let current = wrap(graph.checkpointer, graph, protection);
   Object.defineProperty(graph, "checkpointer", {
     // Enumerable, as the field was: `withConfig` copies the graph's fields with a spread.
     enumerable: true,
     configurable: true,
     get: () => current,
     set: (saver: CheckpointerField) => {
-      current = wrap(saver, protection);
+      current = wrap(saver, graph, protection);
+    },
+  });
+}
+
+/** Whether a run's input holds tool results: they may answer the very calls the thread's tail left open. */
+const holdsToolResults = (input: object): boolean =>
+  Object.values(input).some((value) =>
+    (Array.isArray(value) ? value : [value]).some((v) => isMessageLike(v) && roleOf(v) === "tool"),
+  );
+
+/** What a run's input does with the thread's pending tasks, as LangGraph's loop treats it. */
+function nextStepFor(input: unknown): NextStep | undefined {
+  if (input === null || input === undefined) return "resume";
+  if (typeof input !== "object") return "new-input";
+  // LangGraph's isCommand: a class instance named Command. Any Command continues the pending tasks.
+  if (Object.getPrototypeOf(input) !== Object.prototype && (input as { lg_name?: unknown }).lg_name === "Command")
+    return "resume";
+  return holdsToolResults(input) ? undefined : "new-input";
+}
+
+/**
+ * Every run of the graph (`invoke`, `stream`, `streamEvents`, the server's runs) carries what its input does
+ * with the pending tasks, and is tracked by thread while in flight.
+ */
+function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
+  const streamIterator = graph._streamIterator;
+  if (typeof streamIterator !== "function") return;
+  Object.defineProperty(graph, "_streamIterator", {
+    // Not enumerable, so that withConfig's spread does not copy it into the new graph's fields.
+    enumerable: false,
+    configurable: true,
+    writable: true,
+    value: async function* sanitizedStreamIterator(this: unknown, input: unknown, options?: RunnableConfig) {
+      const run: RunContext = { next: nextStepFor(input) };
+      const thread = options?.configurable?.thread_id;
+      const iterator = streamIterator.call(this, input, withRunContext(options, run));
+      if (thread === undefined || thread === null) return yield* iterator;
+      const threadId = String(thread);
+      runs.start(threadId);
+      let ok = false;
+      try {
+        yield* iterator;
+        ok = true;
+      } finally {
+        runs.end(threadId, run, ok);
+      }
     },
   });
 }

@@ -16,7 +16,7 @@ import { agentModel, cancelFirstTurn, FIRST_QUESTION, stoppingAgent } from "../s
 const compiledAgent = () => stoppingAgent("during-tools", () => {}).builder.compile();
 
 describe("sanitizeGraph", () => {
-  it("wraps every saver assigned to the graph, one wrapper per saver, and never a wrapper", () => {
+  it("wraps every saver assigned to the graph, one wrapper per saver, and never a wrapper again", () => {
     const graph = sanitizeGraph(compiledAgent());
     const [a, b] = [new MemorySaver(), new MemorySaver()];
     graph.checkpointer = a;
@@ -27,9 +27,17 @@ describe("sanitizeGraph", () => {
     expect(graph.checkpointer).toBe(first);
     graph.checkpointer = b;
     expect((graph.checkpointer as SanitizingCheckpointer).inner).toBe(b);
+    const wrapper = graph.checkpointer;
+    graph.checkpointer = wrapper;
+    expect(graph.checkpointer).toBe(wrapper);
+    // A wrapper the app built reads its own saver with its own options, plus what the graph knows.
     const own = new SanitizingCheckpointer(a, { policy: "repair" });
     graph.checkpointer = own;
-    expect(graph.checkpointer).toBe(own);
+    const adopted = graph.checkpointer as SanitizingCheckpointer;
+    expect(adopted.inner).toBe(a);
+    expect(adopted.options).toMatchObject({ policy: "repair" });
+    graph.checkpointer = own;
+    expect(graph.checkpointer).toBe(adopted);
   });
 
   it("passes true, false and undefined (a stateless run) through", () => {

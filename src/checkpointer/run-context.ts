@@ -1,0 +1,45 @@
+/**
+ * What a checkpointer read cannot see in the tuple: the call that makes it. `sanitizeGraph` sees each run's
+ * input and puts a {@link RunContext} in the run's `configurable` under a symbol key. LangGraph copies
+ * `configurable` with object spreads into the config of every read and write of the run, and nothing
+ * serializes a symbol key.
+ */
+import type { RunnableConfig } from "@langchain/core/runnables";
+
+/**
+ * What a run does with the pending tasks of the checkpoint it starts from: `"resume"` runs them (a `null`
+ * input, a `Command`), `"new-input"` discards them (LangGraph applies new input as a new step).
+ */
+export type NextStep = "resume" | "new-input";
+
+/** One run's context, shared by all of its reads and writes. @internal */
+export interface RunContext {
+  /** What the run does with the pending tasks of its root checkpoint; `undefined` when unknown. */
+  next: NextStep | undefined;
+  /** The id of the last checkpoint the run stored in the root namespace (written by `put`). */
+  lastCheckpointId?: string;
+}
+
+/** What the process knows of the runs on a thread, beyond its checkpoints. @internal */
+export interface ThreadActivity {
+  /** Whether a run on the thread is in flight in this process. */
+  isRunning(threadId: string): boolean;
+  /**
+   * The root checkpoint that the thread's last run in this process stopped at without an error (the end of
+   * the graph, an `interrupt()`, or a static breakpoint, set at compile time or on the run).
+   */
+  settledAt(threadId: string): string | undefined;
+}
+
+// A registered symbol, so that two copies of the package (ESM and CommonJS in one process) agree on it.
+const RUN_CONTEXT = Symbol.for("langgraph-checkpoint-sanitizer.run");
+
+/** The context of the run `config` belongs to, if `sanitizeGraph` started it. @internal */
+export function runContextOf(config: RunnableConfig): RunContext | undefined {
+  return (config.configurable as Record<symbol, RunContext | undefined> | undefined)?.[RUN_CONTEXT];
+}
+
+/** `options` of a run, carrying `context`. @internal */
+export function withRunContext(options: RunnableConfig | undefined, context: RunContext): RunnableConfig {
+  return { ...options, configurable: { ...options?.configurable, [RUN_CONTEXT]: context } };
+}
