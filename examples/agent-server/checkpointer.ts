@@ -6,14 +6,16 @@
  *                                  POSTGRES_SCHEMA, default public
  *   CHECKPOINTER=redis             REDIS_URL, default redis://127.0.0.1:6379; REDIS_PREFIX, default agent-server
  *
- * Each is wrapped in SanitizingCheckpointer and reads with FastJsonPlusSerializer.
+ * Each reads with FastJsonPlusSerializer. The saver is the server's own, as is; main.ts protects the graph
+ * with `sanitizeGraph`, which reads whatever saver the server assigns through a SanitizingCheckpointer.
  */
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { redact } from "../../src/redact.js";
-import { FastJsonPlusSerializer, SanitizingCheckpointer } from "../../src/index.js";
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { FastJsonPlusSerializer } from "../../src/index.js";
 import { IORedisSaver } from "../../src/redis/index.js";
 
 export const BACKENDS = ["sqlite", "postgres", "redis"] as const;
@@ -23,7 +25,7 @@ export interface OpenCheckpointer {
   backend: Backend;
   /** Where the threads are stored, for the startup line. */
   location: string;
-  checkpointer: SanitizingCheckpointer;
+  checkpointer: BaseCheckpointSaver;
   close(): Promise<void>;
 }
 
@@ -37,7 +39,7 @@ export async function openCheckpointer(env: NodeJS.ProcessEnv = process.env): Pr
       return {
         backend,
         location,
-        checkpointer: new SanitizingCheckpointer(new SqliteSaver(db, serde)),
+        checkpointer: new SqliteSaver(db, serde),
         close: async () => void db.close(),
       };
     }
@@ -49,7 +51,7 @@ export async function openCheckpointer(env: NodeJS.ProcessEnv = process.env): Pr
       return {
         backend,
         location: redact(location),
-        checkpointer: new SanitizingCheckpointer(saver),
+        checkpointer: saver,
         close: () => pool.end(),
       };
     }
@@ -59,7 +61,7 @@ export async function openCheckpointer(env: NodeJS.ProcessEnv = process.env): Pr
       return {
         backend,
         location: redact(location),
-        checkpointer: new SanitizingCheckpointer(saver),
+        checkpointer: saver,
         close: () => saver.close(),
       };
     }

@@ -1,7 +1,7 @@
 /**
  * The LangGraph Agent Server routes (threads, runs, SSE streams) from
  * `@langchain/langgraph-api`'s embed server, served on loopback, with the
- * checkpointer of your choice: here, a SanitizingCheckpointer.
+ * checkpointer of your choice, which the server assigns to each graph.
  */
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createEmbedServer, type ThreadSaver } from "@langchain/langgraph-api/experimental/embed";

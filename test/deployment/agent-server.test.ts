@@ -15,7 +15,8 @@ import { sanitizeGraph, SanitizingCheckpointer, SYNTHETIC_ID_PREFIX } from "../.
 import { APPROVAL_QUESTION, approvalAgent } from "../support/approval-agent.js";
 import { approvalRoundTrip, collect, historyShapes, human, messagesOf } from "../support/sdk.js";
 import { saverFactories, saverPerTest, type SaverFactory } from "../support/savers.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, stoppingAgent, type StopPoint } from "../support/scenarios.js";
+import { reactGraph } from "../support/react-graph.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, stoppingAgent, type StopPoint } from "../support/scenarios.js";
 
 /** The server's checkpointer raw, wrapped in SanitizingCheckpointer, or raw with the graph wrapped by sanitizeGraph. */
 type Mode = "raw" | "sanitized" | "sanitizeGraph";
@@ -157,7 +158,8 @@ for (const factory of saverFactories) {
 
       expect(final.filter((m) => m.type === "tool").map((m) => m.content)).toEqual(["Paris: 15°C", LOOKUP_RESULT]);
 
-      // Without the override the retry starts from the repaired tail: the tools see no open call, and the real results are lost.
+      // The plain wrapper does not see the input: without the override the retry starts from the repaired tail, the
+      // tools see no open call, and the real results are lost. sanitizeGraph sees the null input (below).
       const other = await cancelledThread("sanitized", "during-tools");
       const retried = await collect(
         other.client.runs.stream(other.thread_id, "agent", { input: null, streamMode: ["values"] }),
@@ -174,6 +176,66 @@ for (const factory of saverFactories) {
       expect(sanitized).toEqual(raw);
       expect(sanitized.interrupts).toEqual([APPROVAL_QUESTION]);
       expect(sanitized.doneMessages.at(-1)).toEqual(["ai", "Done: Email sent to bob@example.com"]);
+    });
+
+    it("sanitizeGraph: a run with input null retries the cancelled step with its real results, as raw", async () => {
+      const retry = async (mode: Mode) => {
+        const { client, thread_id } = await cancelledThread(mode, "during-tools");
+        const parts = await collect(client.runs.stream(thread_id, "agent", { input: null, streamMode: ["values"] }));
+        expect(parts.filter((p) => p.event === "error")).toEqual([]);
+        return messagesOf(parts.filter((p) => p.event === "values").at(-1)!.data).map((m) => [m.type, m.content]);
+      };
+      const sanitized = await retry("sanitizeGraph");
+      expect(sanitized).toEqual(await retry("raw"));
+      expect(sanitized.filter(([type]) => type === "tool").map(([, c]) => c)).toEqual(["Paris: 15°C", LOOKUP_RESULT]);
+    });
+
+    it("sanitizeGraph: a run with interruptBefore, getState while paused, then input null: as raw", async () => {
+      const approve = async (mode: Mode) => {
+        const tools = { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT };
+        const graph = reactGraph({ model: agentModel("bedrock"), tools }).builder.compile();
+        const client = await serve(mode, graph.withConfig({ durability: "sync" }) as unknown as Graph);
+        const { thread_id } = await client.threads.create();
+        const options = { interruptBefore: ["tools"], streamMode: ["values" as const] };
+        await collect(client.runs.stream(thread_id, "agent", { input: human(FIRST_QUESTION), ...options }));
+        const paused = await client.threads.getState(thread_id);
+        const parts = await collect(client.runs.stream(thread_id, "agent", { input: null, ...options }));
+        return {
+          paused: [paused.next, messagesOf(paused.values).map((m) => [m.type, m.content])],
+          approved: messagesOf(parts.filter((p) => p.event === "values").at(-1)!.data).map((m) => [m.type, m.content]),
+        };
+      };
+      const sanitized = await approve("sanitizeGraph");
+      expect(sanitized).toEqual(await approve("raw"));
+      expect(sanitized.approved.at(-1)).toEqual(["ai", "Paris is 15°C, Seoul is 12°C."]);
+    });
+
+    it("sanitizeGraph: getState while a run's tool is working reads as raw", async () => {
+      const during = async (mode: Mode) => {
+        let inTool!: () => void;
+        const started = new Promise<void>((resolve) => (inTool = resolve));
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        const tools = { search: async () => (inTool(), await gate, "Paris: 15°C"), lookup: () => LOOKUP_RESULT };
+        const graph = reactGraph({ model: agentModel("bedrock"), tools }).builder.compile();
+        const client = await serve(mode, graph.withConfig({ durability: "sync" }) as unknown as Graph);
+        const { thread_id } = await client.threads.create();
+        const run = collect(client.runs.stream(thread_id, "agent", { input: human(FIRST_QUESTION) }));
+        await started;
+        const state = await client.threads.getState(thread_id);
+        release();
+        await run;
+        return [state.next, messagesOf(state.values).map((m) => [m.type, m.content])];
+      };
+      const sanitized = await during("sanitizeGraph");
+      expect(sanitized).toEqual(await during("raw"));
+      expect(sanitized).toEqual([
+        ["tools"],
+        [
+          ["human", FIRST_QUESTION],
+          ["ai", "Let me check both cities. "],
+        ],
+      ]);
     });
   });
 }

@@ -1,76 +1,90 @@
 /**
  * `langgraphjs dev` (the `langgraph dev` of `@langchain/langgraph-cli`) as users start it, on the example
  * project examples/langgraph-dev, whose graph is protected with `sanitizeGraph`: the SDK client cancels a run
- * mid-tool through the API, and the next message on the thread completes.
+ * mid-tool through the API, and the next message on the thread completes; a thread whose run is still working
+ * reads as stored.
  */
 import { Client } from "@langchain/langgraph-sdk";
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MARKER_PRESETS } from "../../src/index.js";
 import { spawnUntilReady, stopAll } from "../support/processes.js";
 import { FIRST_QUESTION } from "../support/scenarios.js";
-import { cancelledThread, collect, errorsOf, finalMessages, human } from "../support/sdk.js";
+import {
+  cancelledThread,
+  collect,
+  errorsOf,
+  finalMessages,
+  firstTurnMidTool,
+  human,
+  messagesOf,
+} from "../support/sdk.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const started: ChildProcess[] = [];
 afterAll(() => stopAll(started));
 
-describe("langgraphjs dev on examples/langgraph-dev", () => {
-  it(
-    "a run cancelled mid-tool through the API leaves a thread that takes the next message",
-    { timeout: 60_000 },
-    async () => {
-      const env = {
-        ...process.env,
-        // Offline: the CLI's one request of its own is a usage ping, which this variable turns off. Tracing stays off
-        // (no LangSmith calls), and --studio-url keeps the printed Studio link local; --no-browser opens nothing.
-        LANGGRAPH_CLI_NO_ANALYTICS: "1",
-        LANGSMITH_TRACING: "false",
-        LANGCHAIN_TRACING_V2: "false",
-        BROWSER: "none",
-        // Long enough to cancel the first search, short enough for the next turn's.
-        SEARCH_DELAY_MS: "1500",
-      };
-      const args = [
-        "dev",
-        "--no-browser",
-        "--no-reload",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--n-jobs-per-worker",
-        "2",
-      ];
-      const [, host] = await spawnUntilReady(
-        `${root}node_modules/.bin/langgraphjs`,
-        [...args, "--studio-url", "http://127.0.0.1", "--config", `${root}examples/langgraph-dev/langgraph.json`],
-        { env, cwd: `${root}examples/langgraph-dev`, ready: /Server running at (127\.0\.0\.1:\d+)/ },
-        started,
-      );
-      const client = new Client({ apiUrl: `http://${host}` });
-
-      const thread_id = await cancelledThread(client, "agent");
-      try {
-        const next = client.runs.stream(thread_id, "agent", { input: human("And in Seoul?"), streamMode: ["values"] });
-        const parts = await collect(next);
-        expect(errorsOf(parts)).toEqual([]);
-        expect(finalMessages(parts).map((m) => [m.type, m.content])).toEqual([
-          ["human", FIRST_QUESTION],
-          ["ai", "Let me look that up. "],
-          // The cancelled search's placeholder and the closing reply the sanitizer added, then the new turn.
-          ["tool", MARKER_PRESETS.en.missingToolResult],
-          ["ai", MARKER_PRESETS.en.missingReplyAfterTools],
-          ["human", "And in Seoul?"],
-          ["ai", "Let me look that up. "],
-          ["tool", 'three results for "And in Seoul?"'],
-          ["ai", 'Here is what I found: three results for "And in Seoul?"'],
-        ]);
-      } finally {
-        // The dev server keeps its threads in the example's .langgraph_api folder: leave none behind.
-        await client.threads.delete(thread_id);
-      }
-    },
+let client: Client;
+beforeAll(async () => {
+  const env = {
+    ...process.env,
+    // Offline: the CLI's one request of its own is a usage ping, which this variable turns off. Tracing stays off
+    // (no LangSmith calls), and --studio-url keeps the printed Studio link local; --no-browser opens nothing.
+    LANGGRAPH_CLI_NO_ANALYTICS: "1",
+    LANGSMITH_TRACING: "false",
+    LANGCHAIN_TRACING_V2: "false",
+    BROWSER: "none",
+    // Long enough to cancel the first search, short enough for the next turn's.
+    SEARCH_DELAY_MS: "1500",
+  };
+  const args = ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", "0", "--n-jobs-per-worker", "2"];
+  const [, host] = await spawnUntilReady(
+    `${root}node_modules/.bin/langgraphjs`,
+    [...args, "--studio-url", "http://127.0.0.1", "--config", `${root}examples/langgraph-dev/langgraph.json`],
+    { env, cwd: `${root}examples/langgraph-dev`, ready: /Server running at (127\.0\.0\.1:\d+)/ },
+    started,
   );
+  client = new Client({ apiUrl: `http://${host}` });
+}, 60_000);
+
+describe("langgraphjs dev on examples/langgraph-dev", () => {
+  it("a run cancelled mid-tool through the API leaves a thread that takes the next message", async () => {
+    const thread_id = await cancelledThread(client, "agent");
+    try {
+      const next = client.runs.stream(thread_id, "agent", { input: human("And in Seoul?"), streamMode: ["values"] });
+      const parts = await collect(next);
+      expect(errorsOf(parts)).toEqual([]);
+      expect(finalMessages(parts).map((m) => [m.type, m.content])).toEqual([
+        ["human", FIRST_QUESTION],
+        ["ai", "Let me look that up. "],
+        // The cancelled search's placeholder and the closing reply the sanitizer added, then the new turn.
+        ["tool", MARKER_PRESETS.en.missingToolResult],
+        ["ai", MARKER_PRESETS.en.missingReplyAfterTools],
+        ["human", "And in Seoul?"],
+        ["ai", "Let me look that up. "],
+        ["tool", 'three results for "And in Seoul?"'],
+        ["ai", 'Here is what I found: three results for "And in Seoul?"'],
+      ]);
+    } finally {
+      // The dev server keeps its threads in the example's .langgraph_api folder: leave none behind.
+      await client.threads.delete(thread_id);
+    }
+  });
+
+  it("getState of a thread whose run is still working reads as stored: no placeholder for the running tool", async () => {
+    const { thread_id, run_id, rest } = await firstTurnMidTool(client, "agent");
+    try {
+      const state = await client.threads.getState(thread_id);
+      expect(state.next).toEqual(["tools"]);
+      expect(messagesOf(state.values).map((m) => [m.type, m.content])).toEqual([
+        ["human", FIRST_QUESTION],
+        ["ai", "Let me look that up. "],
+      ]);
+    } finally {
+      await client.runs.cancel(thread_id, run_id, true, "interrupt");
+      await collect(rest);
+      await client.threads.delete(thread_id);
+    }
+  });
 });

@@ -31,7 +31,7 @@ import {
 } from "../support/sdk.js";
 
 const GRAPHS = join(fileURLToPath(new URL(".", import.meta.url)), "fixtures", "server-graphs.ts");
-const VARIANTS = ["", "Factory", "Subgraph", "CreateAgent", "Approval"] as const;
+const VARIANTS = ["", "Factory", "Subgraph", "CreateAgent", "Approval", "Breakpoint"] as const;
 const FOLLOW_UP = "Thanks, and tomorrow?";
 const BROKEN = /bedrock 400/;
 
@@ -193,13 +193,16 @@ describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () 
     expect(sanitized.doneMessages.at(-1)).toEqual(["ai", "Done: Email sent to bob@example.com"]);
   });
 
-  it('input null with configurable.sanitizer "preserve" retries the cancelled tools with their real results, as raw does', async () => {
+  it.each([
+    ["with no override", {}],
+    ['with configurable.sanitizer "preserve"', { sanitizer: "preserve" }],
+  ])("input null %s retries the cancelled tools with their real results, as raw does", async (_, override) => {
     const retry = async (assistant: Mode) => {
       const thread_id = await cancelledThread(client, assistant);
       const parts = await collect(
         client.runs.stream(thread_id, assistant, {
           input: null,
-          config: { configurable: { sanitizer: "preserve", search_ms: 1 } },
+          config: { configurable: { ...override, search_ms: 1 } },
           streamMode: ["values"],
         }),
       );
@@ -211,6 +214,68 @@ describe("sanitizeGraph on the Agent Server (startServer), through the SDK", () 
     expect(sanitized.filter(([type]) => type === "tool").map(([, content]) => content)).toEqual([
       "Paris: 15°C",
       LOOKUP_RESULT,
+    ]);
+  });
+
+  /** What a client sees of a tool approval at a static breakpoint: the paused state, then the approved run. */
+  const approveAtBreakpoint = async (assistant: string, interruptBefore?: string[]) => {
+    const { thread_id } = await client.threads.create();
+    const config = { configurable: { search_ms: 1 } };
+    await collect(client.runs.stream(thread_id, assistant, { input: human(FIRST_QUESTION), config, interruptBefore }));
+    const paused = await client.threads.getState(thread_id);
+    const history = historyShapes(await client.threads.getHistory(thread_id));
+    const parts = await collect(
+      client.runs.stream(thread_id, assistant, { input: null, config, interruptBefore, streamMode: ["values"] }),
+    );
+    return {
+      paused: [paused.next, messagesOf(paused.values).map((m) => [m.type, m.content])],
+      history,
+      errors: errorsOf(parts),
+      approved: finalMessages(parts).map((m) => [m.type, m.content]),
+    };
+  };
+
+  it("a breakpoint set at compile time: paused state and history, then input null, as raw", async () => {
+    const raw = await approveAtBreakpoint("rawBreakpoint");
+    const sanitized = await approveAtBreakpoint("sanitizedBreakpoint");
+    expect(sanitized).toEqual(raw);
+    expect(sanitized.paused).toEqual([
+      ["tools"],
+      [
+        ["human", FIRST_QUESTION],
+        ["ai", "Let me check both cities. "],
+      ],
+    ]);
+    expect(sanitized.approved.at(-1)).toEqual(["ai", "Paris is 15°C, Seoul is 12°C."]);
+  });
+
+  it("a run with interruptBefore, as Studio sends it, then a run with input null: as raw", async () => {
+    const raw = await approveAtBreakpoint("raw", ["tools"]);
+    const sanitized = await approveAtBreakpoint("sanitized", ["tools"]);
+    expect(sanitized).toEqual(raw);
+    expect(sanitized.errors).toEqual([]);
+    expect(sanitized.approved.filter(([type]) => type === "tool").map(([, content]) => content)).toEqual([
+      "Paris: 15°C",
+      LOOKUP_RESULT,
+    ]);
+  });
+
+  it("getState while a run's tool is working reads as raw", async () => {
+    const during = async (assistant: Mode) => {
+      const { thread_id, run_id, rest } = await firstTurnMidTool(client, assistant);
+      const state = await client.threads.getState(thread_id);
+      await client.runs.cancel(thread_id, run_id, true, "interrupt");
+      await collect(rest);
+      return [state.next, messagesOf(state.values).map((m) => [m.type, m.content])];
+    };
+    const sanitized = await during("sanitized");
+    expect(sanitized).toEqual(await during("raw"));
+    expect(sanitized).toEqual([
+      ["tools"],
+      [
+        ["human", FIRST_QUESTION],
+        ["ai", "Let me check both cities. "],
+      ],
     ]);
   });
 });
