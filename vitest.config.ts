@@ -7,6 +7,7 @@ const UNIT = [
   "test/graph/**/*.test.ts",
   "test/package/**/*.test.ts",
   "test/checkpointer/wrapper-contract.test.ts",
+  "test/checkpointer/thread-state.test.ts",
   "test/serde/fast-jsonplus-serializer.test.ts",
   "test/agents/model-request-middleware.test.ts",
   "test/wire/**/*.test.ts",

@@ -1,5 +1,5 @@
-import { DeltaChannel, messagesDeltaReducer } from "@langchain/langgraph";
-import { DeltaSnapshot, isDeltaSnapshot, type DeltaChannelHistory } from "@langchain/langgraph-checkpoint";
+import type { DeltaChannelHistory, DeltaSnapshot } from "@langchain/langgraph-checkpoint";
+import { deltaSnapshot, isDeltaSnapshot, loadDeltaChannel, type DeltaChannelClasses } from "../langgraph-features.js";
 import { isMessageLike } from "../messages/message-view.js";
 
 // Mirrors @langchain/langgraph's Overwrite wire forms, which replayWrites unwraps.
@@ -29,7 +29,10 @@ function holdsMessages(history: DeltaChannelHistory): boolean {
  * The message list a `MessagesDeltaValue` channel rebuilds from `history`,
  * by LangGraph's own replay (seed, then writes through `messagesDeltaReducer`).
  */
-export function rebuildMessages(history: DeltaChannelHistory): unknown[] {
+export function rebuildMessages(
+  history: DeltaChannelHistory,
+  { DeltaChannel, messagesDeltaReducer }: DeltaChannelClasses,
+): unknown[] {
   // The seed is a DeltaSnapshot or a plain list (holdsMessages checked it).
   const channel = new DeltaChannel(messagesDeltaReducer).fromCheckpoint(history.seed as DeltaSnapshot | undefined);
   channel.replayWrites(history.writes);
@@ -43,18 +46,24 @@ export interface DeltaMessages {
   messages: unknown[];
 }
 
-/** The channels of `histories` that hold messages (and that `channels` names, when given), rebuilt. @internal */
-export function deltaMessageChannels(
+/**
+ * The channels of `histories` that hold messages (and that `channels` names, when given), rebuilt. LangGraph's
+ * delta channel is loaded only when there is one.
+ * @internal
+ */
+export async function deltaMessageChannels(
   histories: Record<string, DeltaChannelHistory>,
   channels: readonly string[] | undefined,
-): DeltaMessages[] {
-  const found: DeltaMessages[] = [];
-  for (const channel of Object.keys(histories)) {
-    if (channels !== undefined && !channels.includes(channel)) continue;
+): Promise<DeltaMessages[]> {
+  const found = Object.keys(histories).filter(
+    (channel) => (channels === undefined || channels.includes(channel)) && holdsMessages(histories[channel]!),
+  );
+  if (found.length === 0) return [];
+  const classes = await loadDeltaChannel();
+  return found.map((channel) => {
     const history = histories[channel]!;
-    if (holdsMessages(history)) found.push({ channel, history, messages: rebuildMessages(history) });
-  }
-  return found;
+    return { channel, history, messages: rebuildMessages(history, classes) };
+  });
 }
 
 /**
@@ -67,6 +76,6 @@ export function withLists(
 ): Record<string, DeltaChannelHistory> {
   if (lists.size === 0) return histories;
   const result = { ...histories };
-  for (const [channel, messages] of lists) result[channel] = { seed: new DeltaSnapshot(messages), writes: [] };
+  for (const [channel, messages] of lists) result[channel] = { seed: deltaSnapshot(messages), writes: [] };
   return result;
 }

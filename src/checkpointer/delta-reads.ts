@@ -1,10 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
-import {
-  isDeltaSnapshot,
-  type BaseCheckpointSaver,
-  type CheckpointTuple,
-  type DeltaChannelHistory,
-} from "@langchain/langgraph-checkpoint";
+import type { BaseCheckpointSaver, CheckpointTuple, DeltaChannelHistory } from "@langchain/langgraph-checkpoint";
+import { isDeltaSnapshot } from "../langgraph-features.js";
 import { policyFor, type SanitizerPolicy } from "../options.js";
 import type { Repair } from "../repair/patterns.js";
 import { repairMessages, type TailMode } from "../repair/repair-messages.js";
@@ -57,7 +53,7 @@ export class DeltaReads {
     const policy = policyFor(config, this.policy);
     const decision = recalled ?? { tail: tailModeForList(policy), auto: policy === "auto" };
     if (decision.tail === "off") return histories;
-    const channels = deltaMessageChannels(histories, this.settings.channels);
+    const channels = await deltaMessageChannels(histories, this.settings.channels);
     if (channels.length === 0) return histories;
     const runStart = this.mayFollowRepairedRead(decision, recalled === undefined, channels)
       ? await this.repairedRunStart(config, recalled, options.channels)
@@ -131,7 +127,9 @@ export class DeltaReads {
     const histories: Record<string, DeltaChannelHistory> =
       walked.length > 0 ? await this.inner.getDeltaChannelHistory({ config: parent.config, channels: walked }) : {};
     for (const c of channels) if (stored(c) !== undefined) histories[c] = { seed: stored(c), writes: [] };
-    const lists = deltaMessageChannels(histories, this.settings.channels).map((c) => [c.channel, c.messages] as const);
+    const lists = (await deltaMessageChannels(histories, this.settings.channels)).map(
+      (c) => [c.channel, c.messages] as const,
+    );
     return { parent, lists: new Map(lists) };
   }
 }

@@ -1,4 +1,5 @@
-import { DeltaSnapshot, isDeltaSnapshot, type CheckpointTuple } from "@langchain/langgraph-checkpoint";
+import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
+import { deltaSnapshot, isDeltaSnapshot } from "../langgraph-features.js";
 import type { Repair } from "../repair/patterns.js";
 import { repairMessages, type RepairOptions, type TailMode } from "../repair/repair-messages.js";
 import { strandedResults, withoutUsedWrites } from "./stranded-results.js";
@@ -42,7 +43,7 @@ export function sanitizeTuple(
     const result = repairMessages(value, { ...settings.repair, tail, recoveredResults: stranded?.messages });
     if (result.repairs.length === 0) continue;
     repairedValues ??= { ...values };
-    repairedValues[channel] = isDeltaSnapshot(stored) ? new DeltaSnapshot(result.messages) : result.messages;
+    repairedValues[channel] = isDeltaSnapshot(stored) ? deltaSnapshot(result.messages) : result.messages;
     if (stranded && pendingWrites) pendingWrites = withoutUsedWrites(pendingWrites, stranded, result.usedRecovered);
     repaired.push({ channel, repairs: result.repairs });
   }

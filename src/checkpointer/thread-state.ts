@@ -12,46 +12,59 @@ import {
 const START = "__start__";
 const ERROR_SOURCE_NODE = "__error_source_node__";
 const TRIGGER_PREFIX = "branch:to:";
+const JOIN_PREFIX = "join:";
 
 /** Writes that record how a task stopped rather than what it produced. */
 const NON_OUTPUT_CHANNELS: ReadonlySet<string> = new Set([ERROR, ERROR_SOURCE_NODE, INTERRUPT, RESUME, SCHEDULED]);
 
-/**
- * Whether the checkpoint has tasks still to run: a node trigger
- * (`branch:to:<node>`, or the input on `__start__`) that no later checkpoint
- * consumed, or `Send` packets in `__pregel_tasks`. A run that reached END
- * leaves none; a cancelled or failed run, or a static breakpoint, always does.
- * (Comparing `channel_versions` with `versions_seen` misleads: a consumed
- * trigger still bumps its version.)
- */
-export function hasPendingTasks(checkpoint: Checkpoint): boolean {
-  const values = checkpoint.channel_values ?? {};
-  for (const channel in values) {
-    if (channel.startsWith(TRIGGER_PREFIX) || channel === START) return true;
-  }
-  const sends = (values as Record<string, unknown>)[TASKS];
-  return Array.isArray(sends) && sends.length > 0;
+/** `Send` packets waiting in `__pregel_tasks`: a list (LangGraph 1.4+), or `[seen, packets]` before 1.4. */
+function pendingSends(values: Record<string, unknown>): unknown[] {
+  const stored = values[TASKS];
+  if (!Array.isArray(stored)) return [];
+  // A packet is an object, never a list: a pair of lists is the older format.
+  if (stored.length === 2 && Array.isArray(stored[0]) && Array.isArray(stored[1])) return stored[1];
+  return stored;
 }
 
 /**
- * The nodes the pending tasks of the checkpoint run (see {@link hasPendingTasks}): each triggered node once,
- * then each `Send` packet's node. The input on `__start__` names `__start__`.
+ * The node a stored trigger channel starts, if it is one that is set: `branch:to:<node>`, the input on
+ * `__start__`, or a complete `join:<a>+<b>:<node>` barrier (an edge from several nodes, stored as the
+ * sources seen so far).
+ */
+function triggeredNode(channel: string, value: unknown): string | undefined {
+  if (channel.startsWith(TRIGGER_PREFIX)) return channel.slice(TRIGGER_PREFIX.length);
+  if (channel === START) return START;
+  if (!channel.startsWith(JOIN_PREFIX) || !Array.isArray(value)) return undefined;
+  const end = channel.lastIndexOf(":");
+  const sources = channel.slice(JOIN_PREFIX.length, end).split("+");
+  return sources.every((source) => value.includes(source)) ? channel.slice(end + 1) : undefined;
+}
+
+/**
+ * The nodes the pending tasks of the checkpoint run: each node a trigger channel starts (see
+ * {@link triggeredNode}), then each `Send` packet's node. A run that reached END leaves none; a cancelled or
+ * failed run, or a static breakpoint, always leaves some. (Comparing `channel_versions` with
+ * `versions_seen` misleads: a consumed trigger still bumps its version.)
  */
 export function pendingNodes(checkpoint: Checkpoint): string[] {
   const values = (checkpoint.channel_values ?? {}) as Record<string, unknown>;
   const nodes = new Set<string>();
   for (const channel in values) {
-    if (channel.startsWith(TRIGGER_PREFIX)) nodes.add(channel.slice(TRIGGER_PREFIX.length));
-    else if (channel === START) nodes.add(START);
+    const node = triggeredNode(channel, values[channel]);
+    if (node !== undefined) nodes.add(node);
   }
-  const sends = values[TASKS];
-  if (Array.isArray(sends)) {
-    for (const send of sends) {
-      const node = (send as { node?: unknown } | null)?.node;
-      if (typeof node === "string") nodes.add(node);
-    }
+  for (const send of pendingSends(values)) {
+    const node = (send as { node?: unknown } | null)?.node;
+    if (typeof node === "string") nodes.add(node);
   }
   return [...nodes];
+}
+
+/** Whether the checkpoint has tasks still to run (see {@link pendingNodes}). */
+export function hasPendingTasks(checkpoint: Checkpoint): boolean {
+  const values = (checkpoint.channel_values ?? {}) as Record<string, unknown>;
+  for (const channel in values) if (triggeredNode(channel, values[channel]) !== undefined) return true;
+  return pendingSends(values).length > 0;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
+import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { policyFor, resolveRepairOptions, type SharedRepairOptions } from "../options.js";
 import type { Repair } from "../repair/patterns.js";
@@ -35,7 +36,9 @@ export function sanitizeMessagesMiddleware(options: SanitizeMessagesMiddlewareOp
   return createMiddleware({
     name: "SanitizeMessagesMiddleware",
     wrapModelCall: (request, handler) => {
-      const configurable = request.runtime.configurable;
+      // langchain hands middleware the run's configurable since 1.2.28; before, the model node's ambient config has it.
+      const configurable =
+        request.runtime.configurable ?? AsyncLocalStorageProviderSingleton.getRunnableConfig()?.configurable;
       if (policyFor({ configurable }, "auto") === "off") return handler(request);
       const { messages, repairs } = repairMessages<BaseMessage>(request.messages, { ...repair, tail: "request" });
       if (repairs.length === 0) return handler(request);

@@ -3,10 +3,8 @@ import {
   BaseCheckpointSaver,
   TASKS,
   WRITES_IDX_MAP,
-  compareWritesSortKeys,
   copyCheckpoint,
   maxChannelVersion,
-  writesSortKey,
   type ChannelVersions,
   type Checkpoint,
   type CheckpointListOptions,
@@ -17,6 +15,7 @@ import {
   type SerializerProtocol,
 } from "@langchain/langgraph-checkpoint";
 import { Redis, type Cluster, type ChainableCommander } from "ioredis";
+import { sortWrites } from "../langgraph-features.js";
 import { FastJsonPlusSerializer } from "../serde/fast-jsonplus-serializer.js";
 import { decodeFrame, encodeFrame } from "./frame.js";
 import { KeyLayout, blobField, decodeId, encodeId, writeField, writeFieldRange, type NamespaceKeys } from "./keys.js";
@@ -400,12 +399,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
     const frames = (await this.client.hmgetBuffer(keys.writes, ...fields))
       .filter((w): w is Buffer => w !== null)
       .map((w) => decodeFrame<WriteHeader>(w));
-    frames.sort((a, b) =>
-      compareWritesSortKeys(
-        writesSortKey(a.header.taskPath, a.header.taskId, a.header.idx),
-        writesSortKey(b.header.taskPath, b.header.taskId, b.header.idx),
-      ),
-    );
+    sortWrites(frames, ({ header }) => header);
     return Promise.all(
       frames.map(
         async ({ header, parts }) =>

@@ -1,4 +1,4 @@
-import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
+import { JsonPlusSerializer } from "../langgraph-features.js";
 import { NEEDS_STOCK_REVIVER, reviveJsonPlus } from "./revive.js";
 
 const decoder = new TextDecoder();
