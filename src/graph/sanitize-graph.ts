@@ -45,7 +45,8 @@ interface CompiledGraphLike {
 /** What `createAgent` returns: a wrapper whose inner compiled `.graph` is what runs (and what the server runs). */
 interface AgentLike {
   graph: CompiledGraphLike;
-  withConfig(config: unknown): unknown;
+  /** Since langchain 1.1; the agent runs its `.graph` either way. */
+  withConfig?(config: unknown): unknown;
 }
 
 /**
@@ -72,7 +73,7 @@ function isCompiledGraph(value: unknown): value is CompiledGraphLike {
 }
 
 function isAgent(value: unknown): value is AgentLike {
-  return isObject(value) && isCompiledGraph(value.graph) && typeof value.withConfig === "function";
+  return isObject(value) && isCompiledGraph(value.graph);
 }
 
 const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
@@ -103,7 +104,7 @@ function protect<T>(target: T, protection: Protection): T {
   if (typeof target === "function") return protectFactory(target as (...args: unknown[]) => unknown, protection) as T;
   if (isAgent(target)) {
     protect(target.graph, protection);
-    protectWithConfig(target, protection);
+    if (typeof target.withConfig === "function") protectWithConfig(target as Required<AgentLike>, protection);
     return target;
   }
   if (isCompiledGraph(target)) {
