@@ -8,9 +8,10 @@
  * runs only those LangGraph versions.
  */
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bundleInto, installApp, packPackage, run, succeeded } from "./apps.js";
-import { BACKENDS, SCENARIO_NAMES } from "./app/scenario-names.js";
+import { SCENARIO_NAMES, type BACKENDS } from "./app/scenario-names.js";
 import { VERSION_SETS, runsConformance, setName, type VersionSet } from "./version-sets.js";
 import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "../support/services.js";
 
@@ -72,7 +73,7 @@ async function runSet(set: VersionSet, tarball: string, env: NodeJS.ProcessEnv):
     cwd: dir,
     env: { ...env, CI: "true" },
   });
-  const output = `${suite.stdout}\n${suite.stderr}`.replace(/\u001b\[[0-9;]*m/g, "");
+  const output = stripVTControlCharacters(`${suite.stdout}\n${suite.stderr}`);
   conformance.set(set, { code: suite.code, summary: output.match(/Tests\s+(.*)/)?.[1] ?? "no summary", output });
 }
 
