@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "coverage/", "node_modules/", "benchmarks/results/", "scratch/"] },
+  { ignores: ["dist/", "coverage/", "node_modules/", "benchmarks/results/", "scratch/", ".server-lines/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

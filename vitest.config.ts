@@ -1,4 +1,6 @@
-import { defineConfig } from "vitest/config";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { defineConfig, type Plugin } from "vitest/config";
+import { OTHER_LINE_RESOLVER, SERVER_PACKAGES, SERVER_TESTS } from "./test/deployment/server-lines.js";
 
 /** Tests that need no Postgres or Redis server (`npm run test:unit`); `npm test` runs these and the rest. */
 const UNIT = [
@@ -13,6 +15,20 @@ const UNIT = [
   "test/wire/**/*.test.ts",
 ];
 
+/**
+ * Resolves the Agent Server packages from the other line's install instead of the repository's, with Node's own
+ * ESM resolution from that folder (the resolver module there is written when the line is installed).
+ */
+const otherServerLine: Plugin = {
+  name: "other-server-line",
+  enforce: "pre",
+  async resolveId(id) {
+    if (!SERVER_PACKAGES.test(id)) return null;
+    const { resolve } = (await import(pathToFileURL(OTHER_LINE_RESOLVER).href)) as { resolve(id: string): string };
+    return fileURLToPath(resolve(id));
+  },
+};
+
 export default defineConfig({
   test: {
     // @langchain/langgraph-checkpoint-validation registers its suites through vitest globals.
@@ -26,6 +42,17 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: "unit", include: UNIT } },
       { extends: true, test: { name: "services", include: ["test/**/*.test.ts"], exclude: UNIT } },
+      // The server tests again, on the Agent Server line the repository does not install (server-lines.ts).
+      {
+        extends: true,
+        plugins: [otherServerLine],
+        test: {
+          name: "server-line",
+          include: SERVER_TESTS,
+          env: { SANITIZER_SERVER_LINE: "other" },
+          globalSetup: ["test/deployment/server-line-setup.ts"],
+        },
+      },
     ],
   },
 });

@@ -16,6 +16,7 @@ import { APPROVAL_QUESTION, approvalAgent } from "../support/approval-agent.js";
 import { approvalRoundTrip, collect, historyShapes, human, messagesOf } from "../support/sdk.js";
 import { saverFactories, saverPerTest, type SaverFactory } from "../support/savers.js";
 import { reactGraph } from "../support/react-graph.js";
+import { serverPackageVersion } from "./server-lines.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, stoppingAgent, type StopPoint } from "../support/scenarios.js";
 
 /** The server's checkpointer raw, wrapped in SanitizingCheckpointer, or raw with the graph wrapped by sanitizeGraph. */
@@ -142,31 +143,36 @@ for (const factory of saverFactories) {
       expect(history.length).toBeGreaterThan(1);
     });
 
-    it('a run with configurable.sanitizer "preserve" retries the cancelled step (input null) and completes', async () => {
-      const { client, thread_id } = await cancelledThread("sanitized", "during-tools");
-      const parts = await collect(
-        client.runs.stream(thread_id, "agent", {
-          input: null,
-          config: { configurable: { sanitizer: "preserve" } },
-          streamMode: ["values"],
-        }),
-      );
-      expect(parts.filter((p) => p.event === "error")).toEqual([]);
-      const final = messagesOf(parts.filter((p) => p.event === "values").at(-1)!.data);
-      expect(final.map((m) => m.type)).toEqual(["human", "ai", "tool", "tool", "ai"]);
-      expect(final.some((m) => m.id?.startsWith(SYNTHETIC_ID_PREFIX))).toBe(false);
+    // The embed server of API 2.0.0 replaces a run's `config.configurable` with its own keys, so no per-call
+    // override reaches the checkpointer there (sanitizeGraph needs none: see the retry test below).
+    it.runIf(serverPackageVersion("api").startsWith("1."))(
+      'a run with configurable.sanitizer "preserve" retries the cancelled step (input null) and completes',
+      async () => {
+        const { client, thread_id } = await cancelledThread("sanitized", "during-tools");
+        const parts = await collect(
+          client.runs.stream(thread_id, "agent", {
+            input: null,
+            config: { configurable: { sanitizer: "preserve" } },
+            streamMode: ["values"],
+          }),
+        );
+        expect(parts.filter((p) => p.event === "error")).toEqual([]);
+        const final = messagesOf(parts.filter((p) => p.event === "values").at(-1)!.data);
+        expect(final.map((m) => m.type)).toEqual(["human", "ai", "tool", "tool", "ai"]);
+        expect(final.some((m) => m.id?.startsWith(SYNTHETIC_ID_PREFIX))).toBe(false);
 
-      expect(final.filter((m) => m.type === "tool").map((m) => m.content)).toEqual(["Paris: 15°C", LOOKUP_RESULT]);
+        expect(final.filter((m) => m.type === "tool").map((m) => m.content)).toEqual(["Paris: 15°C", LOOKUP_RESULT]);
 
-      // The plain wrapper does not see the input: without the override the retry starts from the repaired tail, the
-      // tools see no open call, and the real results are lost. sanitizeGraph sees the null input (below).
-      const other = await cancelledThread("sanitized", "during-tools");
-      const retried = await collect(
-        other.client.runs.stream(other.thread_id, "agent", { input: null, streamMode: ["values"] }),
-      );
-      const lost = messagesOf(retried.filter((p) => p.event === "values").at(-1)!.data);
-      expect(lost.filter((m) => m.type === "tool").every((m) => m.id?.startsWith(SYNTHETIC_ID_PREFIX))).toBe(true);
-    });
+        // The plain wrapper does not see the input: without the override the retry starts from the repaired tail, the
+        // tools see no open call, and the real results are lost. sanitizeGraph sees the null input (below).
+        const other = await cancelledThread("sanitized", "during-tools");
+        const retried = await collect(
+          other.client.runs.stream(other.thread_id, "agent", { input: null, streamMode: ["values"] }),
+        );
+        const lost = messagesOf(retried.filter((p) => p.event === "values").at(-1)!.data);
+        expect(lost.filter((m) => m.type === "tool").every((m) => m.id?.startsWith(SYNTHETIC_ID_PREFIX))).toBe(true);
+      },
+    );
 
     it("human in the loop: pauses at interrupt(), getState shows it, and resume completes exactly as on the raw saver", async () => {
       const run = async (mode: Mode) =>

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MARKER_PRESETS } from "../../src/index.js";
 import { spawnUntilReady, stopAll } from "../support/processes.js";
 import { FIRST_QUESTION } from "../support/scenarios.js";
+import { langgraphCli, serverPackageVersion } from "./server-lines.js";
 import {
   cancelledThread,
   collect,
@@ -40,7 +41,7 @@ beforeAll(async () => {
   };
   const args = ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", "0", "--n-jobs-per-worker", "2"];
   const [, host] = await spawnUntilReady(
-    `${root}node_modules/.bin/langgraphjs`,
+    langgraphCli(),
     [...args, "--studio-url", "http://127.0.0.1", "--config", `${root}examples/langgraph-dev/langgraph.json`],
     { env, cwd: `${root}examples/langgraph-dev`, ready: /Server running at (127\.0\.0\.1:\d+)/ },
     started,
@@ -48,7 +49,7 @@ beforeAll(async () => {
   client = new Client({ apiUrl: `http://${host}` });
 }, 60_000);
 
-describe("langgraphjs dev on examples/langgraph-dev", () => {
+describe(`langgraphjs dev ${serverPackageVersion("cli")} on examples/langgraph-dev`, () => {
   it("a run cancelled mid-tool through the API leaves a thread that takes the next message", async () => {
     const thread_id = await cancelledThread(client, "agent");
     try {
