@@ -17,6 +17,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts of the build.
+    files: ["scripts/**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+  },
+  {
     files: ["test/**", "benchmarks/**", "examples/**"],
     rules: {
       // Tests and examples poke at loosely typed state and stream chunks.

@@ -1,6 +1,6 @@
 // The published entry points: the exports map resolves for ESM and CommonJS consumers, with types.
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -96,5 +96,16 @@ describe("package entry points", () => {
     const loaded = `Object.keys(require.cache).some((f) => /[\\/](pg|@langchain[\\/]langgraph-checkpoint-postgres)[\\/]/.test(f))`;
     expect(run(["-e", `require("langgraph-checkpoint-sanitizer"); console.log(${loaded})`])).toBe("false");
     expect(run(["-e", `require("langgraph-checkpoint-sanitizer/postgres"); console.log(${loaded})`])).toBe("true");
+  });
+
+  it("loads the main entry without @langchain/langgraph, which it reaches only for a delta channel's history", () => {
+    const loaded = `Object.keys(require.cache).some((f) => /[\\/]@langchain[\\/]langgraph[\\/]/.test(f))`;
+    expect(run(["-e", `require("langgraph-checkpoint-sanitizer"); console.log(${loaded})`])).toBe("false");
+  });
+
+  it("writes a types stub for each subpath, for TypeScript's node10 resolution", () => {
+    for (const subpath of ["redis", "middleware", "postgres"]) {
+      expect(readFileSync(`${root}/${subpath}.d.ts`, "utf8")).toBe(`export * from "./dist/cjs/${subpath}/index.js";\n`);
+    }
   });
 });
