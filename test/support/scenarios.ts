@@ -6,7 +6,6 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { END, START, StateGraph, type Annotation, type BaseCheckpointSaver } from "@langchain/langgraph";
 import type { ProviderProfile } from "./provider-rules.js";
 import { hangUntilAborted, messagesState, reactGraph, type MessagesField, type ToolFn } from "./react-graph.js";
-import { StrictChatModel } from "./strict-chat-model.js";
 
 /**
  * Where the first turn is cancelled: before the LLM's first token, mid-stream,
@@ -24,7 +23,9 @@ export const STOP_POINTS: readonly StopPoint[] = [
   "after-tools",
 ];
 
-export const FIRST_QUESTION = "What is the weather in Paris and Seoul?";
+import { FIRST_QUESTION, agentModel } from "./agent-model.js";
+
+export { FIRST_QUESTION, agentModel };
 export const LOOKUP_RESULT = "Seoul: 12°C, clear";
 
 /**
@@ -54,32 +55,6 @@ function mountAgent(
     .addEdge(START, "assistant")
     .addEdge("assistant", END)
     .compile({ checkpointer });
-}
-
-/** A model that calls two tools for the first question and answers plainly otherwise. */
-export function agentModel(
-  profile: ProviderProfile,
-  onToken?: (index: number, call: number, signal: AbortSignal | undefined) => void,
-  onReply?: (call: number) => void,
-) {
-  return new StrictChatModel({
-    profile,
-    onToken,
-    onReply,
-    script: (messages: BaseMessage[]) => {
-      const last = messages.at(-1)!;
-      if (last.type === "human" && last.content === FIRST_QUESTION) {
-        return {
-          content: "Let me check both cities. ",
-          toolCalls: [
-            { name: "search", args: { city: "Paris" } },
-            { name: "lookup", args: { city: "Seoul" } },
-          ],
-        };
-      }
-      return { content: last.type === "tool" ? "Paris is 15°C, Seoul is 12°C." : "Happy to help with that." };
-    },
-  });
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   type BaseCheckpointSaver,
 } from "@langchain/langgraph";
 import { Redis } from "ioredis";
-import { createAgent, tool } from "langchain";
+import { createAgent, createMiddleware, tool } from "langchain";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { z } from "zod";
@@ -30,34 +30,13 @@ import { FastPostgresSaver } from "langgraph-checkpoint-sanitizer/postgres";
 import { IORedisSaver } from "langgraph-checkpoint-sanitizer/redis";
 import { rejectingProviders } from "../../support/provider-rules.js";
 import type { ScenarioName } from "./scenario-names.js";
-import { StrictChatModel } from "../../support/strict-chat-model.js";
+import { FIRST_QUESTION, agentModel } from "../../support/agent-model.js";
+import type { StrictChatModel } from "../../support/strict-chat-model.js";
 
-const QUESTION = "What is the weather in Paris and Seoul?";
 const NEXT = "Thanks, and tomorrow?";
-const ANSWER = "Paris is 15°C, Seoul is 12°C.";
 
 type Mode = "raw" | "checkpointer" | "sanitizeGraph";
 type Tools = Record<string, (args: Record<string, unknown>, config: RunnableConfig) => unknown>;
-
-/** As strict as Bedrock: asks for two tools on the question, answers after tool results, chats otherwise. */
-function strictModel() {
-  return new StrictChatModel({
-    profile: "bedrock",
-    script: (messages: BaseMessage[]) => {
-      const last = messages.at(-1)!;
-      if (last.type === "human" && last.content === QUESTION) {
-        return {
-          content: "Let me check both cities. ",
-          toolCalls: [
-            { name: "search", args: { city: "Paris" } },
-            { name: "lookup", args: { city: "Seoul" } },
-          ],
-        };
-      }
-      return { content: last.type === "tool" ? ANSWER : "Happy to help with that." };
-    },
-  });
-}
 
 const calmTools: Tools = { search: () => "Paris: 15°C", lookup: () => "Seoul: 12°C" };
 
@@ -139,7 +118,10 @@ async function cancelFirstTurn(saver: BaseCheckpointSaver, makeGraph: (tools: To
     lookup: () => "Seoul: 12°C",
   };
   await cancelled(() =>
-    makeGraph(tools).invoke({ messages: [new HumanMessage(QUESTION)] }, config(thread, { signal: controller.signal })),
+    makeGraph(tools).invoke(
+      { messages: [new HumanMessage(FIRST_QUESTION)] },
+      config(thread, { signal: controller.signal }),
+    ),
   );
   await settled(saver, thread);
 }
@@ -186,8 +168,8 @@ const SCENARIOS: Record<ScenarioName, (open: Open) => Promise<string>> = {
     const outcomes: string[] = [];
     for (const mode of ["raw", "checkpointer", "sanitizeGraph"] as const) {
       const saver = await open();
-      await cancelFirstTurn(saver, (tools) => compileFor(agentBuilder(strictModel(), tools), saver, mode), "t");
-      const next = await nextMessage(compileFor(agentBuilder(strictModel(), calmTools), saver, mode), "t");
+      await cancelFirstTurn(saver, (tools) => compileFor(agentBuilder(agentModel("bedrock"), tools), saver, mode), "t");
+      const next = await nextMessage(compileFor(agentBuilder(agentModel("bedrock"), calmTools), saver, mode), "t");
       if (mode === "raw") {
         if (next.error === undefined) throw new Error("the raw saver was expected to be rejected");
       } else accepted(next, mode);
@@ -229,7 +211,7 @@ const SCENARIOS: Record<ScenarioName, (open: Open) => Promise<string>> = {
   async "subgraph: cancelled inside, then the next message"(open) {
     const parent = (tools: Tools) =>
       new StateGraph(MessagesAnnotation)
-        .addNode("assistant", agentBuilder(strictModel(), tools).compile())
+        .addNode("assistant", agentBuilder(agentModel("bedrock"), tools).compile())
         .addEdge(START, "assistant")
         .addEdge("assistant", END);
     const saver = await open();
@@ -279,8 +261,8 @@ const SCENARIOS: Record<ScenarioName, (open: Open) => Promise<string>> = {
 
   async "time travel: replay and fork from an earlier checkpoint"(open) {
     const run = async (mode: Mode) => {
-      const graph = compileFor(agentBuilder(strictModel(), calmTools), await open(), mode);
-      await graph.invoke({ messages: [new HumanMessage(QUESTION)] }, config("tt"));
+      const graph = compileFor(agentBuilder(agentModel("bedrock"), calmTools), await open(), mode);
+      await graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config("tt"));
       const history = [];
       for await (const snapshot of graph.getStateHistory(config("tt"))) history.push(snapshot);
       const beforeTools = history.find((s) => s.next.includes("tools"))!;
@@ -308,9 +290,9 @@ const SCENARIOS: Record<ScenarioName, (open: Open) => Promise<string>> = {
 
   async "static breakpoint approved with null input"(open) {
     const run = async (mode: Mode) => {
-      const model = strictModel();
+      const model = agentModel("bedrock");
       const graph = compileFor(agentBuilder(model, calmTools), await open(), mode, { interruptBefore: ["tools"] });
-      await graph.invoke({ messages: [new HumanMessage(QUESTION)] }, config("bp"));
+      await graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config("bp"));
       const paused = await graph.getState(config("bp"));
       const approved = await graph.invoke(null, config("bp"));
       return {
@@ -335,10 +317,10 @@ const SCENARIOS: Record<ScenarioName, (open: Open) => Promise<string>> = {
         },
         lookup: () => "Seoul: 12°C",
       };
-      const model = strictModel();
+      const model = agentModel("bedrock");
       const saver = await open();
       const graph = compileFor(agentBuilder(model, tools), saver, mode);
-      await cancelled(() => graph.invoke({ messages: [new HumanMessage(QUESTION)] }, config("retry")));
+      await cancelled(() => graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config("retry")));
       await settled(saver, "retry");
       const retried = await graph.invoke(null, config("retry"));
       return { retried: transcript(retried.messages), seen: model.seen.map(transcript) };
@@ -365,27 +347,49 @@ const SCENARIOS: Record<ScenarioName, (open: Open) => Promise<string>> = {
     const controller = new AbortController();
     const first = sanitizeGraph(
       createAgent({
-        model: strictModel(),
+        model: agentModel("bedrock"),
         tools: makeTools((_args, { signal }) => (controller.abort(), hang(signal))),
         checkpointer: saver,
       }),
     );
     await cancelled(() =>
-      first.invoke({ messages: [new HumanMessage(QUESTION)] }, config("agent", { signal: controller.signal })),
+      first.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config("agent", { signal: controller.signal })),
     );
     await settled(saver, "agent");
-    const model = strictModel();
     const agent = sanitizeGraph(
-      createAgent({
-        model,
-        tools: makeTools(calmTools.search!),
-        checkpointer: saver,
-        middleware: [sanitizeMessagesMiddleware()],
-      }),
+      createAgent({ model: agentModel("bedrock"), tools: makeTools(calmTools.search!), checkpointer: saver }),
     );
     const state = await agent.invoke({ messages: [new HumanMessage(NEXT)] }, config("agent"));
     accepted({ messages: state.messages }, "createAgent");
-    return `answered after ${state.messages.length - 1} messages`;
+
+    // The middleware repairs a request another middleware broke (a trim that drops tool results), reports the
+    // run's thread, and `configurable.sanitizer: "off"` turns it off for a call: each needs the run's configurable.
+    const trim = createMiddleware({
+      name: "TrimToolResults",
+      wrapModelCall: (request, handler) =>
+        handler({ ...request, messages: request.messages.filter((m: BaseMessage) => m.type !== "tool") }),
+    });
+    const threads: unknown[] = [];
+    const sanitize = sanitizeMessagesMiddleware({ onRepair: (event) => threads.push(event.threadId) });
+    const trimmed = createAgent({
+      model: agentModel("bedrock"),
+      tools: makeTools(calmTools.search!),
+      checkpointer: new MemorySaver(),
+      middleware: [trim, sanitize],
+    });
+    const repaired = await outcome(() =>
+      trimmed.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config("mw")),
+    );
+    if ("error" in repaired) throw new Error(`the middleware did not repair the trimmed request: ${repaired.error}`);
+    if (!threads.includes("mw")) throw new Error(`onRepair saw threads ${JSON.stringify(threads)}, not "mw"`);
+    const off = await outcome(() =>
+      trimmed.invoke(
+        { messages: [new HumanMessage(FIRST_QUESTION)] },
+        { configurable: { thread_id: "off", sanitizer: "off" } },
+      ),
+    );
+    if (!("error" in off)) throw new Error('configurable.sanitizer "off" did not turn the middleware off');
+    return `answered after ${state.messages.length - 1} messages; the middleware repaired the trimmed request`;
   },
 };
 
