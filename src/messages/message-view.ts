@@ -252,6 +252,45 @@ export function hasRunnableCalls(message: unknown): boolean {
   return Array.isArray(calls) && calls.length > 0;
 }
 
+/** Whether `message` is a `RemoveMessage` (type `"remove"`): an instruction to the `messages` reducer, not a message. */
+export function isRemoveMessage(message: unknown): boolean {
+  return typeof message === "object" && message !== null && (message as Loose).type === "remove";
+}
+
+/**
+ * Whether the content holds blocks only a stream carries: Anthropic's partial tool input (`input_json_delta`)
+ * and v1 call chunks (`tool_call_chunk`), left in a message saved mid-stream. No converter sends them as
+ * calls: some pass them to the provider, which rejects them, and the others throw.
+ */
+export function hasStreamOnlyBlocks(message: unknown): boolean {
+  const content = (message as Loose).content;
+  if (!Array.isArray(content)) return false;
+  for (let i = 0; i < content.length; i++) if (isStreamOnlyBlock(content[i])) return true;
+  return false;
+}
+
+/** Whether a content block is one only a stream carries (see {@link hasStreamOnlyBlocks}). */
+export function isStreamOnlyBlock(block: unknown): boolean {
+  const type = (block as Block | null)?.type;
+  return type === "input_json_delta" || type === "tool_call_chunk";
+}
+
+/**
+ * Whether the Responses output the message replays (see `isReplayed`) has a reasoning item not directly
+ * followed by the item it produced (a message, a call): OpenAI rejects such a lone item.
+ */
+export function hasLoneReasoningItem(message: unknown): boolean {
+  const output = ((message as Loose).response_metadata as Loose | undefined)?.output;
+  if (!Array.isArray(output) || output.length === 0 || !isReplayed(output)) return false;
+  for (let i = 0; i < output.length; i++) if (isLoneReasoningItem(output, i)) return true;
+  return false;
+}
+
+/** Whether `output[i]` is a reasoning item with no other kind of item right after it. */
+export function isLoneReasoningItem(output: readonly unknown[], i: number): boolean {
+  return (output[i] as Block).type === "reasoning" && (i + 1 >= output.length || (output[i + 1] as Block).type === "reasoning");
+}
+
 /** The characters `String.prototype.trim` removes. */
 function isWhitespace(code: number): boolean {
   return (

@@ -4,7 +4,15 @@ import { patternOf, type PatternId, type Repair } from "./patterns.js";
 import { messageRefs } from "./report.js";
 import { rewriteCalls, rewriteResultId } from "./rewrite.js";
 import { idOut, type ToolResult, type Turn } from "./segment.js";
-import { anchorOf, bridgeMessage, closingMessage, type BridgeRole } from "./synthetic.js";
+import type { CleanedReply } from "./stream-leftovers.js";
+import {
+  anchorOf,
+  betweenRepliesMessage,
+  bridgeMessage,
+  closingMessage,
+  openingMessage,
+  type BridgeRole,
+} from "./synthetic.js";
 import { humanMayFollow, type TurnState } from "./well-formed.js";
 
 /** A unit whose turn has an answer for every call (see `answerEveryCall`). */
@@ -22,6 +30,8 @@ export interface EmitContext {
    * undefined when none was.
    */
   removedBefore: Int32Array | undefined;
+  /** The AIMessages sent as copies without stream leftovers, by input position (patterns M, P). */
+  cleaned: ReadonlyMap<number, CleanedReply> | undefined;
 }
 
 /**
@@ -51,6 +61,9 @@ function rewriteCodes(turn: Turn): PatternId[] | undefined {
  * - Pattern A: a HumanMessage after a HumanMessage gets a marker reply before it.
  * - Pattern C: a HumanMessage (or, when `closeEnd`, the end) after tool results
  *   gets a marker AIMessage before it.
+ * - Pattern J: an AIMessage that opens the conversation gets a marker HumanMessage before it.
+ * - Pattern K: an AIMessage right after a reply without calls gets a marker HumanMessage before it.
+ * - Patterns M, P: an AIMessage with stream leftovers goes out as its clean copy.
  */
 export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: Repair[]): unknown[] {
   const out: unknown[] = [];
@@ -67,13 +80,25 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
   const { removedBefore } = ctx;
   const rank = (index: number) => (removedBefore === undefined ? index : index - removedBefore[index]!);
   let prev: TurnState = "none";
-  let anchor = "";
+  // The user turn the conversation is in (the last HumanMessage, or a marker J or K put in), and the last reply.
+  let userTurn = "";
+  let lastReply = "";
+  /** Before an AIMessage at `index`: the user turn providers want before it, when none came (J, K). */
+  const openReply = (message: unknown, index: number) => {
+    if (prev !== "none" && prev !== "ai") return;
+    const turn =
+      prev === "none"
+        ? openingMessage(anchorOf(message, index), ctx.markers.missingOpening)
+        : betweenRepliesMessage(lastReply, ctx.markers.missingTurnBetweenReplies);
+    insert({ ...patternOf(prev === "none" ? "J" : "K"), message: turn, ...messageRefs(turn) });
+    userTurn = turn.id!;
+  };
   const closeTurn = () => {
     if (humanMayFollow(prev)) return;
     const message =
       prev === "human"
-        ? bridgeMessage(anchor, ctx.markers.missingReply, ctx.bridgeRole)
-        : closingMessage(anchor, ctx.markers.missingReplyAfterTools);
+        ? bridgeMessage(userTurn, ctx.markers.missingReply, ctx.bridgeRole)
+        : closingMessage(userTurn || lastReply, ctx.markers.missingReplyAfterTools);
     insert({ ...patternOf(prev === "human" ? "A" : "C"), message, ...messageRefs(message) });
     prev = "ai";
   };
@@ -81,12 +106,16 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
   for (const unit of units) {
     if (typeof unit !== "number") {
       const { turn, answers } = unit;
+      openReply(turn.ai, turn.index);
       const codes = rewriteCodes(turn);
+      const cleaned = ctx.cleaned?.get(turn.index);
+      const stored = ctx.messages[turn.index];
       if (codes === undefined) {
+        if (cleaned !== undefined) rewritten(cleaned.codes, stored, turn.index, turn.ai);
         out.push(turn.ai);
       } else {
         const copy = rewriteCalls(turn.ai, turn.calls, turn.renamed ?? turn.calls.map((c) => c.id));
-        rewritten(codes, turn.ai, turn.index, copy);
+        rewritten(cleaned === undefined ? codes : [...cleaned.codes, ...codes], stored, turn.index, copy);
         out.push(copy);
       }
       let previous = turn.index;
@@ -118,7 +147,7 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
         out.push(copy);
       }
       prev = "tools";
-      anchor = anchorOf(turn.ai, turn.index);
+      lastReply = anchorOf(turn.ai, turn.index);
       continue;
     }
     const message = ctx.messages[unit];
@@ -126,16 +155,26 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
     if (role === "human") {
       closeTurn();
       prev = "human";
-      anchor = anchorOf(message, unit);
+      userTurn = anchorOf(message, unit);
     } else if (role === "ai") {
+      openReply(message, unit);
       prev = "ai";
+      lastReply = anchorOf(message, unit);
+      const cleaned = ctx.cleaned?.get(unit);
+      if (cleaned !== undefined) {
+        rewritten(cleaned.codes, message, unit, cleaned.message);
+        out.push(cleaned.message);
+        continue;
+      }
     }
     out.push(message);
   }
 
   const { messages, tailStart } = ctx;
   if (tailStart < messages.length) {
-    if (roleOf(messages[tailStart]) === "human") closeTurn();
+    const first = roleOf(messages[tailStart]);
+    if (first === "human") closeTurn();
+    else if (first === "ai") openReply(messages[tailStart], tailStart);
     for (let i = tailStart; i < messages.length; i++) out.push(messages[i]);
   } else if (ctx.closeEnd) {
     closeTurn();

@@ -9,6 +9,10 @@ export interface MarkerTexts {
   missingToolResult: string;
   /** Pattern C: closes a run of tool results that no AIMessage followed. */
   missingReplyAfterTools: string;
+  /** Pattern J: the user turn before a history that starts with a reply. */
+  missingOpening: string;
+  /** Pattern K: the user turn between two replies in a row. */
+  missingTurnBetweenReplies: string;
 }
 
 /** Built-in marker presets: `"en"` (default) and `"ko"` (the originating team's texts). */
@@ -17,11 +21,15 @@ export const MARKER_PRESETS: Readonly<Record<"en" | "ko", Readonly<MarkerTexts>>
     missingReply: "[No reply was recorded for the previous message.]",
     missingToolResult: "[No result was recorded for this tool call.]",
     missingReplyAfterTools: "[No reply was recorded after these tool results.]",
+    missingOpening: "[No earlier message was recorded.]",
+    missingTurnBetweenReplies: "[No message was recorded between these replies.]",
   }),
   ko: Object.freeze({
     missingReply: "[직전 turn 응답 중단됨, 함께 종합해 답하라]",
     missingToolResult: "[도구 호출이 완료 전에 중단됨]",
     missingReplyAfterTools: "[직전 turn 응답이 도구 결과 후 중단됨]",
+    missingOpening: "[이전 메시지가 기록되지 않음]",
+    missingTurnBetweenReplies: "[두 응답 사이에 기록된 메시지 없음]",
   }),
 });
 

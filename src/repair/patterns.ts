@@ -4,7 +4,7 @@
  */
 
 /** A pattern's short code (the design brief's ids), as in the doctor's report and the test file names. */
-export type PatternId = "A" | "B" | "B2" | "B3" | "C" | "D" | "E" | "F" | "G" | "H" | "I" | "N";
+export type PatternId = "A" | "B" | "B2" | "B3" | "C" | "D" | "E" | "F" | "G" | "H" | "I" | "J" | "K" | "L" | "M" | "N" | "P";
 
 /** One pattern: its descriptive name (`Repair.kind`), the shape it repairs, and what the repair does. */
 export interface Pattern {
@@ -74,10 +74,42 @@ export const PATTERNS = Object.freeze({
     repair:
       "give the call and its results one deterministic replacement id (copies); of calls sharing an id the last keeps it",
   },
+  J: {
+    kind: "leading-reply",
+    shape:
+      "the history starts (after any SystemMessage) with an AIMessage: the messages before it were trimmed or " +
+      "deleted, or it is an app's opening greeting",
+    repair: "insert a marker HumanMessage before it",
+  },
+  K: {
+    kind: "consecutive-replies",
+    shape:
+      "an AIMessage right after an AIMessage without tool calls: a partial answer kept on stop, then a regenerated one",
+    repair: "insert a marker HumanMessage between them; both replies stay as stored",
+  },
+  L: {
+    kind: "leftover-remove-message",
+    shape: "a RemoveMessage left in the stored list (a reducer that does not apply removals), which no converter sends",
+    repair: "remove it (it is reported whole)",
+  },
+  M: {
+    kind: "unfinished-stream-chunk",
+    shape:
+      "an AIMessage saved mid-stream, with content blocks only a stream carries (input_json_delta, tool_call_chunk), " +
+      "which no provider accepts",
+    repair: "rewrite a copy without them (a plain AIMessage; its calls stay in tool_calls and are answered as B)",
+  },
   N: {
     kind: "stranded-tool-result",
     shape: "finished tool results stranded in pendingWrites while their call is unanswered",
     repair: "use the real result instead of a placeholder, and drop that pending write",
+  },
+  P: {
+    kind: "lone-reasoning-item",
+    shape:
+      "a Responses reasoning item stored without the item that followed it (a partial reply saved on stop), " +
+      "which the Responses API rejects",
+    repair: "rewrite a copy of the stored output without it",
   },
 } as const satisfies Record<PatternId, Pattern>);
 

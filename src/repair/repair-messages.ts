@@ -6,6 +6,7 @@ import { answerEveryCall } from "./answer-calls.js";
 import { resolveMarkers, type MarkerOption } from "./markers.js";
 import type { Repair } from "./patterns.js";
 import { segment } from "./segment.js";
+import { cleanReplies } from "./stream-leftovers.js";
 import { assertOneOf } from "../options.js";
 import { BRIDGE_ROLES, type BridgeRole } from "./synthetic.js";
 import { findTailStart } from "./tail.js";
@@ -108,7 +109,8 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   const usedRecovered: unknown[] = [];
   const calls = messages.map((m) => (roleOf(m) === "ai" ? toolCallsOf(m) : undefined));
   const renamed = planCallIds(messages, calls, tailStart);
-  const units = segment(messages, tailStart, calls, renamed, repairs);
+  const cleaned = cleanReplies(messages, tailStart);
+  const units = segment(messages, tailStart, calls, renamed, cleaned, repairs);
   const last = units[units.length - 1];
   const answered = units.map((unit) => {
     if (typeof unit === "number") return unit;
@@ -118,6 +120,6 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   });
   // So far `repairs` holds the removals only: with none, every result keeps its rank.
   const removedBefore = repairs.length > 0 ? countRemovedBefore(repairs, messages.length) : undefined;
-  const out = emit(answered, { messages, tailStart, closeEnd, markers, bridgeRole, removedBefore }, repairs);
+  const out = emit(answered, { messages, tailStart, closeEnd, markers, bridgeRole, removedBefore, cleaned }, repairs);
   return { messages: out, repairs, usedRecovered };
 }

@@ -1,5 +1,12 @@
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
-import { itemCallId, rawCallId, type ToolCallRef } from "../messages/message-view.js";
+import {
+  hasLoneReasoningItem,
+  isLoneReasoningItem,
+  isStreamOnlyBlock,
+  itemCallId,
+  rawCallId,
+  type ToolCallRef,
+} from "../messages/message-view.js";
 
 type Loose = Record<string, unknown>;
 
@@ -78,7 +85,7 @@ export function rewriteCalls(ai: unknown, calls: readonly ToolCallRef[], ids: re
   if (metadata && Array.isArray(metadata.output) && rename.size > 0) {
     metadata = { ...metadata, output: renameItems(metadata.output, rename, isOutputCall) };
   }
-  const fields = {
+  return copyReply(m, {
     content: renameItems(m.content, rename, isCallBlock),
     additional_kwargs: kwargs,
     response_metadata: metadata,
@@ -87,10 +94,43 @@ export function rewriteCalls(ai: unknown, calls: readonly ToolCallRef[], ids: re
     invalid_tool_calls: Array.isArray(m.invalid_tool_calls)
       ? m.invalid_tool_calls.filter((c) => !promoted.has(rawCallId(c)))
       : m.invalid_tool_calls,
-  };
-  if (!isInstance(m)) return defined({ ...m, ...fields });
+  });
+}
+
+/** The fields of an AIMessage a copy is written from. */
+interface ReplyFields {
+  content: unknown;
+  additional_kwargs: unknown;
+  response_metadata: unknown;
+  tool_calls: unknown;
+  invalid_tool_calls: unknown;
+}
+
+/**
+ * A copy of the AIMessage `m` with `fields`: a plain AIMessage (a stored chunk's `tool_call_chunks` are left
+ * behind: its `tool_calls` hold them parsed), or a plain object for a plain object.
+ */
+function copyReply(m: Loose, fields: ReplyFields): unknown {
+  if (!isInstance(m)) return defined({ ...m, ...fields, tool_call_chunks: undefined });
   const { id, name, usage_metadata } = m;
   return new AIMessage(defined({ ...fields, id, name, usage_metadata }) as ConstructorParameters<typeof AIMessage>[0]);
+}
+
+/**
+ * A copy of a stored AIMessage without what a cut-off stream leaves in it and no provider accepts: content
+ * blocks only a stream carries (pattern M), and reasoning items of its replayed Responses output with nothing
+ * after them (pattern P). The order of what stays is kept, so thinking blocks stay first.
+ */
+export function withoutStreamLeftovers(ai: unknown): unknown {
+  const m = ai as Loose;
+  const content = Array.isArray(m.content) ? m.content.filter((block) => !isStreamOnlyBlock(block)) : m.content;
+  let metadata = m.response_metadata as Loose | undefined;
+  if (hasLoneReasoningItem(m)) {
+    const output = metadata!.output as unknown[];
+    metadata = { ...metadata, output: output.filter((_, i) => !isLoneReasoningItem(output, i)) };
+  }
+  const { additional_kwargs, tool_calls, invalid_tool_calls } = m;
+  return copyReply(m, { content, additional_kwargs, response_metadata: metadata, tool_calls, invalid_tool_calls });
 }
 
 /** A copy of a ToolMessage answering `id` instead. */

@@ -1,5 +1,6 @@
-import { rawToolCallIdOf, roleOf, type ToolCallRef } from "../messages/message-view.js";
+import { isRemoveMessage, rawToolCallIdOf, roleOf, type ToolCallRef } from "../messages/message-view.js";
 import { patternOf, type PatternId, type Repair } from "./patterns.js";
+import type { CleanedReply } from "./stream-leftovers.js";
 import { messageRefs } from "./report.js";
 import { isSyntheticMessage } from "./synthetic.js";
 import { isEmptyReply } from "./well-formed.js";
@@ -24,6 +25,7 @@ export type ToolResult = KeptResult | InsertedResult;
 
 /** An AIMessage with tool calls and the result found in the input for each call (`undefined` where none was). */
 export interface Turn {
+  /** The AIMessage, or its copy without stream leftovers (see `cleanReplies`). */
   ai: unknown;
   index: number;
   calls: readonly ToolCallRef[];
@@ -71,6 +73,7 @@ function slotFor(turn: Turn, id: string, message: unknown): number {
  * - Pattern F: a second result for a call is removed; a real result wins over
  *   a sanitizer placeholder, otherwise the first one stays.
  * - Pattern H: an AIMessage with neither content nor tool calls is removed.
+ * - Pattern L: a RemoveMessage left in the list is removed.
  *
  * Removed messages are reported whole in `repairs`.
  */
@@ -79,6 +82,7 @@ export function segment(
   end: number,
   calls: readonly (readonly ToolCallRef[] | undefined)[],
   renamed: ReadonlyMap<number, readonly string[]>,
+  cleaned: ReadonlyMap<number, CleanedReply> | undefined,
   repairs: Repair[],
 ): Unit[] {
   const units: Unit[] = [];
@@ -98,7 +102,8 @@ export function segment(
         continue;
       }
       const results = new Array<KeptResult | undefined>(list.length).fill(undefined);
-      const turn: Turn = { ai: message, index, calls: list, renamed: renamed.get(index), results };
+      const ai = cleaned?.get(index)?.message ?? message;
+      const turn: Turn = { ai, index, calls: list, renamed: renamed.get(index), results };
       // This turn now owns its ids: a result answers the nearest earlier call with its id.
       for (let slot = 0; slot < list.length; slot++) owners.set(list[slot]!.id, turn);
       units.push({ turn });
@@ -117,6 +122,8 @@ export function segment(
       const replaced = owner.results[slot];
       if (replaced !== undefined) repairs.push(removal("F", replaced.message, replaced.index));
       owner.results[slot] = { message, index };
+    } else if (role === "other" && isRemoveMessage(message)) {
+      repairs.push(removal("L", message, index));
     } else {
       units.push(index);
     }

@@ -1,4 +1,4 @@
-import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { idOf } from "../messages/message-view.js";
 
 /**
@@ -47,7 +47,25 @@ export function bridgeMessage(anchor: string, text: string, role: BridgeRole): B
   return role === "system" ? new SystemMessage({ id, content: text }) : new AIMessage({ id, content: text });
 }
 
-/** The AIMessage that closes a run of tool results nothing replied to (pattern C). */
-export function closingMessage(anchor: string, text: string): AIMessage {
-  return new AIMessage({ id: `${SYNTHETIC_ID_PREFIX}after-tools-${anchor}`, content: text });
+/** The user turn before a history's first reply (pattern J): providers want the user to speak first. */
+export function openingMessage(anchor: string, text: string): HumanMessage {
+  return new HumanMessage({ id: `${SYNTHETIC_ID_PREFIX}opening-${anchor}`, content: text });
+}
+
+/**
+ * The user turn between two replies in a row (pattern K). A HumanMessage rather than a merge of the two: each
+ * reply goes out as stored (thinking blocks first, signatures and ids intact), and the roles alternate.
+ */
+export function betweenRepliesMessage(anchor: string, text: string): HumanMessage {
+  return new HumanMessage({ id: `${SYNTHETIC_ID_PREFIX}between-${anchor}`, content: text });
+}
+
+/**
+ * The AIMessage that closes a run of tool results nothing replied to (pattern C), anchored, like the bridge
+ * (pattern A), to the user turn it answers: the one id of "the reply that turn never got". A parent graph and
+ * its persistent subgraph may close one cancelled turn differently (the parent never saw the calls); with one
+ * id, the `messages` reducer merges their markers into one reply instead of leaving two in a row.
+ */
+export function closingMessage(userTurn: string, text: string): AIMessage {
+  return new AIMessage({ id: `${SYNTHETIC_ID_PREFIX}reply-${userTurn}`, content: text });
 }

@@ -1,7 +1,10 @@
 import {
   hasEmptyContent,
   hasHiddenCalls,
+  hasLoneReasoningItem,
   hasRunnableCalls,
+  hasStreamOnlyBlocks,
+  isRemoveMessage,
   rawCallId,
   rawToolCallIdOf,
   roleOf,
@@ -19,6 +22,11 @@ export type TurnState = "none" | "human" | "ai" | "tools";
  */
 export function humanMayFollow(prev: TurnState): boolean {
   return prev !== "human" && prev !== "tools";
+}
+
+/** Whether an AIMessage may come after `prev`: not first (pattern J), and not right after a reply (pattern K). */
+export function replyMayFollow(prev: TurnState): boolean {
+  return prev !== "none" && prev !== "ai";
 }
 
 /** Whether an AIMessage with `callCount` answerable calls is an empty reply (pattern H): no calls, no content. */
@@ -78,10 +86,12 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
     }
     if (role === "tool") return false; // rule 2: a result with no call left to answer
     if (role === "ai") {
+      if (!replyMayFollow(prev)) return false;
       const toolCalls = (message as { tool_calls?: unknown }).tool_calls;
       calls = Array.isArray(toolCalls) ? toolCalls : NO_CALLS;
       answered = 0;
       if (isEmptyReply(message, calls.length) || hasHiddenCalls(message)) return false;
+      if (hasStreamOnlyBlocks(message) || hasLoneReasoningItem(message)) return false;
       for (let k = 0; k < calls.length; k++) {
         const call = calls[k];
         if (typeof call !== "object" || call === null) return false;
@@ -91,9 +101,14 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
     } else if (role === "human") {
       if (!humanMayFollow(prev)) return false;
       prev = "human";
+    } else if (role === "other" && isRemoveMessage(message)) {
+      return false;
     }
   }
   if (answered < calls.length || !tailIdsFree(messages, tailStart)) return false;
-  if (tailStart < messages.length) return roleOf(messages[tailStart]) !== "human" || humanMayFollow(prev);
+  if (tailStart < messages.length) {
+    const first = roleOf(messages[tailStart]);
+    return first === "human" ? humanMayFollow(prev) : first !== "ai" || replyMayFollow(prev);
+  }
   return !closeEnd || humanMayFollow(prev);
 }

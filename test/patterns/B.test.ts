@@ -22,7 +22,7 @@ describe("pattern B: tool calls with no result", () => {
       "ai:a1",
       "tool:sanitizer-result-a1-c1>c1",
       "tool:sanitizer-result-a1-c2>c2",
-      "ai:sanitizer-after-tools-a1",
+      "ai:sanitizer-reply-h1",
       "human:h2",
       "ai:a2",
     ]);
@@ -45,7 +45,7 @@ describe("pattern B: tool calls with no result", () => {
       "human:h1",
       "ai:a1",
       "tool:sanitizer-result-a1-c1>c1",
-      "ai:sanitizer-after-tools-a1",
+      "ai:sanitizer-reply-h1",
     ]);
     expectAcceptedByAllProviders([...messages, human("next")]);
   });

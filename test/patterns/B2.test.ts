@@ -13,7 +13,7 @@ describe("pattern B2: parallel calls partly answered", () => {
       "tool:sanitizer-result-a1-c1>c1",
       "tool:t2>c2",
       "tool:sanitizer-result-a1-c3>c3",
-      "ai:sanitizer-after-tools-a1",
+      "ai:sanitizer-reply-h1",
     ]);
     expect(repairs.filter((r) => r.action === "inserted").map((r) => [r.code, r.toolCallId ?? null])).toEqual([
       ["B2", "c1"],

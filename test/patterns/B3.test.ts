@@ -19,7 +19,7 @@ describe("pattern B3: unanswered invalid tool call", () => {
       "ai:a1",
       "tool:t1>ok",
       "tool:sanitizer-result-a1-bad>bad",
-      "ai:sanitizer-after-tools-a1",
+      "ai:sanitizer-reply-h1",
     ]);
     expect(repairs.map((r) => [r.code, r.action])).toEqual([
       ["G", "rewritten"],

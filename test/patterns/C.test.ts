@@ -16,7 +16,7 @@ describe("pattern C: tool results not closed by an AIMessage", () => {
       "human:h1",
       "ai:a1",
       "tool:t1>c1",
-      "ai:sanitizer-after-tools-a1",
+      "ai:sanitizer-reply-h1",
       "human:h2",
       "ai:a2",
     ]);
@@ -29,7 +29,7 @@ describe("pattern C: tool results not closed by an AIMessage", () => {
 
   it("closes a trailing run when the tail is repaired, and leaves it when preserved", () => {
     const input = [human("h1"), calls("a1", "c1", "c2"), result("t1", "c1"), result("t2", "c2")];
-    expect(shape(repairMessages(input).messages).at(-1)).toBe("ai:sanitizer-after-tools-a1");
+    expect(shape(repairMessages(input).messages).at(-1)).toBe("ai:sanitizer-reply-h1");
     expect(repairMessages(input, { tail: "preserve" }).messages).toBe(input);
   });
 });

@@ -15,7 +15,7 @@ describe("pattern E: result separated from its call", () => {
       "human:h1",
       "ai:a1",
       "tool:t1>c1",
-      "ai:sanitizer-after-tools-a1",
+      "ai:sanitizer-reply-h1",
       "human:h2",
       "ai:a2",
     ]);

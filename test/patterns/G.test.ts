@@ -21,7 +21,7 @@ describe("pattern G: a call outside tool_calls", () => {
       "human:h1",
       "ai:a1",
       "tool:sanitizer-result-a1-c9>c9",
-      "ai:sanitizer-after-tools-a1",
+      "ai:sanitizer-reply-h1",
     ]);
     expect(repairs.map((r) => [r.code, r.action])).toEqual([
       ["G", "rewritten"],

@@ -32,7 +32,7 @@ describe("pattern H: empty AIMessage", () => {
     [
       "tool results",
       [human("h1"), calls("a1", "c1"), result("t1", "c1"), new AIMessage({ id: "e", content: [] })],
-      ["human:h1", "ai:a1", "tool:t1>c1", "ai:sanitizer-after-tools-a1"],
+      ["human:h1", "ai:a1", "tool:t1>c1", "ai:sanitizer-reply-h1"],
       "C",
     ],
   ] as const)(

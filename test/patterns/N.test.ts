@@ -17,7 +17,7 @@ describe("pattern N: results recovered from outside the list", () => {
       "ai:a1",
       "tool:sanitizer-result-a1-c1>c1",
       "tool:t2>c2",
-      "ai:sanitizer-after-tools-a1",
+      "ai:sanitizer-reply-h",
     ]);
     expect(repairs.find((r) => r.code === "N")).toMatchObject({ action: "inserted", index: 3, message: stranded });
     expectAcceptedByAllProviders([...messages, human("next")]);

@@ -37,7 +37,7 @@ describe("repairMessages on odd input", () => {
       name: "weather",
       id: "sanitizer-result-#1-c1",
     });
-    expect(messages[3]).toMatchObject({ type: "ai", id: "sanitizer-after-tools-#1" });
+    expect(messages[3]).toMatchObject({ type: "ai", id: "sanitizer-reply-#0" });
     expect(messages[4]).toBe(history[2]);
     expect(messages[5]).toMatchObject({ type: "ai", id: "sanitizer-reply-#2" });
     expect(repairs.map((r) => r.code)).toEqual(["B", "C", "A"]);

@@ -17,7 +17,7 @@ describe("preserving the tail", () => {
       "human:h0",
       "ai:a1",
       "tool:t1>c1",
-      "ai:sanitizer-after-tools-a1",
+      "ai:sanitizer-reply-h0",
       "human:h1",
       "ai:sanitizer-reply-h1",
     ]);

@@ -42,7 +42,7 @@ describe('repairMessages with tail "request"', () => {
       "human:h1",
       "ai:a1",
       "tool:t1>c1",
-      "ai:sanitizer-after-tools-a1",
+      "ai:sanitizer-reply-h1",
       "human:h2",
       "ai:a2",
       "tool:t2>c2",
@@ -59,12 +59,15 @@ describe('repairMessages with tail "request"', () => {
     expectAcceptedByAllProviders(messages);
   });
 
-  it("drops a result cut from its call by a trim, and keeps the input last", () => {
+  it("drops a result cut from its call by a trim, opens the reply it leaves first, and keeps the input last", () => {
     const trimmed = [result("t1", "c1"), reply("a2"), human("h2")];
     expect(providerError("anthropic", trimmed)).toMatch(/unexpected `tool_use_id`/);
     const { messages, repairs } = request(trimmed);
-    expect(shape(messages)).toEqual(["ai:a2", "human:h2"]);
-    expect(repairs.map((r) => [r.code, r.action])).toEqual([["D", "removed"]]);
+    expect(shape(messages)).toEqual(["human:sanitizer-opening-a2", "ai:a2", "human:h2"]);
+    expect(repairs.map((r) => [r.code, r.action])).toEqual([
+      ["D", "removed"],
+      ["J", "inserted"],
+    ]);
   });
 
   it("uses recovered results for the last turn as the repaired tail does", () => {

@@ -1,16 +1,28 @@
 /** fast-check generators of chat histories, broken and clean, in the shapes the integrations store. */
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import {
+  AIMessage,
+  HumanMessage,
+  RemoveMessage,
+  SystemMessage,
+  ToolMessage,
+  type BaseMessage,
+} from "@langchain/core/messages";
 import fc from "fast-check";
-import { anthropicTurn, geminiTurn, openAiTurn, responsesTurn, withInvalidCalls } from "./messages.js";
+import { anthropicTurn, geminiTurn, openAiTurn, responsesTurn, streamedCall, withInvalidCalls } from "./messages.js";
 
 /** How a turn's calls are stored: LangChain's plain shape or an integration's (see `messages.ts`). */
 type Format = "plain" | "openai" | "anthropic" | "responses" | "gemini";
 /** What ids the calls get: fresh, one reused across turns, or ids some provider rejects. */
 type IdKind = "fresh" | "reused" | "empty" | "blank" | "long" | "dotted";
 
+/** How a reply holds its Responses reasoning: not at all, followed by its message, or cut off before it. */
+type Reasoning = "none" | "followed" | "lone";
+
 type Op =
   | { t: "human" }
-  | { t: "reply"; thinking: boolean }
+  | { t: "reply"; thinking: boolean; reasoning: Reasoning }
+  | { t: "chunk" }
+  | { t: "remove" }
   | { t: "empty"; content: "" | " \n" | "[]" }
   | { t: "calls"; n: number; invalid: number; format: Format; ids: IdKind }
   | { t: "result"; pick: number }
@@ -19,7 +31,16 @@ type Op =
 const FORMATS: Format[] = ["plain", "openai", "anthropic", "responses", "gemini"];
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.constant({ t: "human" } as Op) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant("reply" as const), thinking: fc.boolean() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant("reply" as const),
+      thinking: fc.boolean(),
+      reasoning: fc.constantFrom<Reasoning>("none", "none", "followed", "lone"),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ t: "chunk" } as Op) },
+  { weight: 1, arbitrary: fc.constant({ t: "remove" } as Op) },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -75,11 +96,12 @@ function callTurn(id: string, format: Format, valid: string[], invalid: string[]
 }
 
 /**
- * Any history: turns in any order; tool calls stored as each integration stores them (content
- * `tool_use` blocks with signed thinking, `additional_kwargs.tool_calls`, Responses output items with
- * reasoning, Gemini signature maps), some invalid, with fresh, reused, empty, blank, long or malformed
- * ids; results late, twice, out of order or missing; orphan results; empty replies; thinking replies;
- * an optional leading system prompt.
+ * Any history: turns in any order (a reply first, replies in a row); tool calls stored as each integration
+ * stores them (content `tool_use` blocks with signed thinking, `additional_kwargs.tool_calls`, Responses output
+ * items with reasoning, Gemini signature maps), some invalid, with fresh, reused, empty, blank, long or
+ * malformed ids; results late, twice, out of order or missing; orphan results; empty replies; thinking replies;
+ * replies whose stored Responses output holds a reasoning item cut off from its message; replies saved
+ * mid-stream (`input_json_delta` blocks, call chunks); leftover RemoveMessages; an optional leading system prompt.
  */
 export const anyHistory: fc.Arbitrary<BaseMessage[]> = fc
   .tuple(fc.boolean(), fc.array(op, { maxLength: 30 }))
@@ -93,7 +115,10 @@ export const anyHistory: fc.Arbitrary<BaseMessage[]> = fc
         case "human":
           out.push(new HumanMessage({ id, content: `question ${i}` }));
           break;
-        case "reply":
+        case "reply": {
+          const reasoning = { type: "reasoning", id: `rs_${i}`, summary: [], encrypted_content: `enc${i}` };
+          const message = { type: "message", id: `msg_${i}`, role: "assistant", content: [] };
+          const output = { none: undefined, followed: [reasoning, message], lone: [reasoning] }[o.reasoning];
           out.push(
             new AIMessage({
               id,
@@ -103,8 +128,19 @@ export const anyHistory: fc.Arbitrary<BaseMessage[]> = fc
                     { type: "text", text: `answer ${i}` },
                   ]
                 : `answer ${i}`,
+              ...(output ? { response_metadata: { output } } : {}),
             }),
           );
+          break;
+        }
+        case "chunk": {
+          const call = `c${fresh++}`;
+          declared.push(call);
+          out.push(streamedCall(id, call));
+          break;
+        }
+        case "remove":
+          out.push(new RemoveMessage({ id: `gone${i}` }) as unknown as BaseMessage);
           break;
         case "empty":
           out.push(new AIMessage({ id, content: o.content === "[]" ? [] : o.content }));

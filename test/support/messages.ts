@@ -1,5 +1,5 @@
 /** Short builders for histories in tests: ids are given so outputs can be compared by id. */
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 
 export const human = (id: string, content = `user ${id}`) => new HumanMessage({ id, content });
 export const system = (id: string, content = "You are helpful.") => new SystemMessage({ id, content });
@@ -12,6 +12,22 @@ export const calls = (id: string, ...callIds: string[]) =>
   });
 export const result = (id: string, callId: string, content = `result ${id}`) =>
   new ToolMessage({ id, content, tool_call_id: callId, name: `tool_${callId}` });
+
+/**
+ * An AIMessageChunk saved while its call streamed, as an app that keeps partial replies stores it: text, the
+ * call's partial input as ChatAnthropic streams it (`input_json_delta`), and the call's chunk.
+ */
+export function streamedCall(id: string, callId: string): AIMessageChunk {
+  const partial = '{"city": "Pa';
+  return new AIMessageChunk({
+    id,
+    content: [
+      { type: "text", text: "Let me check. ", index: 0 },
+      { type: "input_json_delta", input: partial, index: 1 },
+    ] as never,
+    tool_call_chunks: [{ id: callId, name: `tool_${callId}`, args: partial, index: 1, type: "tool_call_chunk" }],
+  });
+}
 
 /** A compact picture of a history: `type:id`, for readable assertions. */
 export const shape = (messages: readonly unknown[]) =>

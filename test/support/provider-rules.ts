@@ -161,6 +161,78 @@ const bedrockIds = (id: string) =>
     ? undefined
     : `Value '${id}' at 'toolUse.toolUseId' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+`;
 
+/**
+ * What every converter throws on before sending anything: a `RemoveMessage` left in the list ("Unknown message
+ * type: remove", with each client's wording), and content blocks only a stream carries, which the converters of
+ * `rejectsStreamBlocks` refuse (ChatAnthropic sends them, and the API rejects their type).
+ */
+function unsendable(profile: WireProfile, messages: readonly BaseMessage[]): string | undefined {
+  if (messages.some((m) => (m.type as string) === "remove")) return "Unknown message type: remove";
+  const streamBlock = messages
+    .flatMap((m) => list(m.content))
+    .find((b) => b.type === "input_json_delta" || b.type === "tool_call_chunk");
+  if (streamBlock === undefined || !STREAM_BLOCK_ERRORS[profile]) return undefined;
+  return STREAM_BLOCK_ERRORS[profile]!(String(streamBlock.type));
+}
+
+const STREAM_BLOCK_ERRORS: Partial<Record<WireProfile, (type: string) => string>> = {
+  anthropic: (type) => `Input tag '${type}' found using 'type' does not match any of the expected tags`,
+  gemini: (type) => `Unknown content type ${type}`,
+  bedrock: (type) => `Unsupported content block type: ${type}`,
+  mistral: () => 'Mistral only supports types "text" or "image_url" for complex message types.',
+};
+
+/**
+ * The first turn must be the user's: Bedrock Converse always ("A conversation must start with a user
+ * message"); Gemini (reports of chatbot-ui#1656); Anthropic, strictly (the Messages API reference once
+ * required it; first-party reports from 2024-12 say it is accepted, and Anthropic models on Bedrock reject it).
+ */
+const OPENING_ERRORS: Partial<Record<WireProfile, string>> = {
+  anthropic: 'messages: first message must use the "user" role',
+  bedrock:
+    "A conversation must start with a user message. Try again with a conversation that starts with a user message.",
+  gemini: "First content should be with role 'user', got model",
+};
+
+function opening(profile: WireProfile, messages: readonly BaseMessage[]): string | undefined {
+  const first = messages.find((m) => role(m) !== "system");
+  return first !== undefined && role(first) === "ai" ? OPENING_ERRORS[profile] : undefined;
+}
+
+/** Two assistant turns in a row (a partial answer kept, then a regenerated one), as each provider words it. */
+const REPEATED_ASSISTANT_ERRORS: Partial<Record<WireProfile, string>> = {
+  anthropic:
+    'messages: roles must alternate between "user" and "assistant", but found multiple "assistant" roles in a row',
+  bedrock:
+    "A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.",
+  gemini: "Please ensure that multiturn requests alternate between user and model.",
+};
+
+function repeatedAssistant(profile: WireProfile, messages: readonly BaseMessage[]): string | undefined {
+  const error = REPEATED_ASSISTANT_ERRORS[profile];
+  if (error === undefined) return undefined;
+  return consecutiveTurns(messages, "tool").some(([a, b]) => a === "assistant" && b === "assistant")
+    ? error
+    : undefined;
+}
+
+/** Responses API: a replayed reasoning item must be followed by the item it produced. */
+function loneReasoning(messages: readonly BaseMessage[]): string | undefined {
+  for (const m of messages) {
+    const output = list((m.response_metadata as Loose | undefined)?.output);
+    if (output.length === 0 || !output.every((item) => typeof item.type === "string")) continue;
+    const lone = output.find(
+      (item, i) => item.type === "reasoning" && (i + 1 === output.length || output[i + 1]!.type === "reasoning"),
+    );
+    if (lone) return `Item '${String(lone.id)}' of type 'reasoning' was provided without its required following item.`;
+  }
+  return undefined;
+}
+
+/** The rules every profile applies first: what no converter sends, and the order of turns. */
+const turnOrder = (profile: WireProfile, messages: readonly BaseMessage[]) =>
+  unsendable(profile, messages) ?? opening(profile, messages) ?? repeatedAssistant(profile, messages);
+
 /** Roles as the provider's API sees them after the LangChain adapter: tool results are sent as user turns. */
 function consecutiveTurns(messages: readonly BaseMessage[], mapTool: "user" | "tool"): Array<[string, string, number]> {
   const turns: Array<[string, string, number]> = [];
@@ -175,7 +247,7 @@ function consecutiveTurns(messages: readonly BaseMessage[], mapTool: "user" | "t
   return turns;
 }
 
-const RULES: Record<WireProfile, (messages: readonly BaseMessage[]) => string | undefined> = {
+const PROFILE_RULES: Record<WireProfile, (messages: readonly BaseMessage[]) => string | undefined> = {
   anthropic: (messages) =>
     systemOnlyFirst(messages) ??
     callIdRule("anthropic", messages, anthropicIds) ??
@@ -203,6 +275,7 @@ const RULES: Record<WireProfile, (messages: readonly BaseMessage[]) => string | 
     emptyContent("openai", messages),
   // Responses API: every function_call needs its function_call_output, and every output its call.
   "openai-responses": (messages) =>
+    loneReasoning(messages) ??
     callIdRule("openai-responses", messages, responsesIds) ??
     pairing(
       "openai-responses",
@@ -215,7 +288,7 @@ const RULES: Record<WireProfile, (messages: readonly BaseMessage[]) => string | 
     emptyContent("openai-responses", messages),
   bedrock: (messages) => {
     // The adapter merges consecutive ToolMessages into one user turn; any other repeated user turn is
-    // rejected. (Two assistant turns in a row are out of scope: the sanitizer does not merge them.)
+    // rejected (repeated assistant turns: see `repeatedAssistant`).
     const repeated = consecutiveTurns(messages, "user").some(
       ([a, b, i]) =>
         a === "user" && b === "user" && !(role(messages[i]!) === "tool" && role(messages[i - 1]!) === "tool"),
@@ -269,7 +342,7 @@ const RULES: Record<WireProfile, (messages: readonly BaseMessage[]) => string | 
 
 /** The error `profile` would return for `messages`, or undefined when it accepts them. */
 export function providerError(profile: WireProfile, messages: readonly BaseMessage[]): string | undefined {
-  return RULES[profile](messages);
+  return turnOrder(profile, messages) ?? PROFILE_RULES[profile](messages);
 }
 
 /** The profiles (every wire profile) that reject `messages`, with their errors. */

@@ -1,6 +1,6 @@
 /** Stored histories for the wire tests, built from LangChain messages as the clients store them. */
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
-import { calls, human, reply, result, withInvalidCalls } from "../support/messages.js";
+import { AIMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
+import { calls, human, reply, result, streamedCall, withInvalidCalls } from "../support/messages.js";
 import { CLIENTS, type Client } from "../support/provider-emulator/index.js";
 
 /** A finished parallel-call turn: two calls, both answered, then the model's answer. */
@@ -67,6 +67,9 @@ export const BROKEN: Record<string, BaseMessage[]> = {
   ],
   "parallel results (clean)": [...parallelTurn(), human("h2")],
   "ends in the assistant's reply": [human("h1"), reply("a1")],
+  "starts with a result whose call was trimmed away": [result("t0", "c0"), reply("a1"), human("h1")],
+  "a RemoveMessage left in the list": [human("h1"), reply("a1"), new RemoveMessage({ id: "h0" }), human("h2")],
+  "a reply saved mid-stream": [human("h1"), streamedCall("a1", "c1"), result("t1", "c1"), reply("a2"), human("h2")],
   "a reasoning item with nothing after it": [
     human("h1"),
     new AIMessage({

@@ -4,7 +4,14 @@
  * History rules, from https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use
  * ("tool result blocks must immediately follow their corresponding tool use blocks ... in the next
  * user message"), the Messages API reference (non-empty content except the final assistant turn;
- * `tool_use.id` matches `^[a-zA-Z0-9_-]+$`) and the API's 400 `invalid_request_error` texts.
+ * `tool_use.id` matches `^[a-zA-Z0-9_-]+$`; the content block types a request may hold) and the API's
+ * 400 `invalid_request_error` texts. Two rules are kept strict where reports disagree: the first message
+ * must be the user's (required by the API reference until 2024; first-party reports from 2024-12 say an
+ * assistant first message is accepted, Anthropic models on Bedrock reject it), and two assistant messages in a
+ * row are rejected (as users reported, "roles must alternate"; the current API reference says consecutive
+ * turns are combined). With `thinking` enabled, the assistant message whose tool use the request answers must
+ * start with its thinking block (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking:
+ * "Expected `thinking` or `redacted_thinking`, but found `text`").
  */
 import { sse, type ProviderApi } from "./server.js";
 import { splitText, type LastTurn, type Rejection, type ScriptedReply } from "./script.js";
@@ -28,12 +35,58 @@ const reject = (message: string): Rejection => ({
 const blocks = (m: Message): Block[] =>
   typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content;
 const VALID_ID = /^[a-zA-Z0-9_-]+$/;
+/** The content block types a request's messages may hold. */
+const REQUEST_BLOCKS = new Set([
+  "text",
+  "image",
+  "document",
+  "search_result",
+  "thinking",
+  "redacted_thinking",
+  "tool_use",
+  "tool_result",
+  "server_tool_use",
+  "web_search_tool_result",
+]);
+
+/** The turn-order rules (see the header): the user first, no two assistant messages in a row, thinking first. */
+function turnOrderError(body: Record<string, unknown>, messages: Message[]): Rejection | undefined {
+  if (messages[0] && messages[0].role !== "user") return reject('messages: first message must use the "user" role');
+  for (const [i, m] of messages.entries()) {
+    if (i > 0 && m.role === "assistant" && messages[i - 1]!.role === "assistant") {
+      return reject(
+        'messages: roles must alternate between "user" and "assistant", but found multiple "assistant" roles in a row',
+      );
+    }
+  }
+  const thinking = (body.thinking as { type?: string } | undefined)?.type === "enabled";
+  const last = messages.at(-1);
+  if (thinking && last && blocks(last).some((b) => b.type === "tool_result")) {
+    const toolUse = messages.at(-2);
+    const first = toolUse ? blocks(toolUse)[0] : undefined;
+    if (first && first.type !== "thinking" && first.type !== "redacted_thinking") {
+      return reject(
+        `messages.${messages.length - 2}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first.type}\`. ` +
+          "When `thinking` is enabled, a final `assistant` message must start with a thinking block.",
+      );
+    }
+  }
+  return undefined;
+}
 
 export function anthropicError(body: Record<string, unknown>): Rejection | undefined {
   const messages = (body.messages ?? []) as Message[];
+  const order = turnOrderError(body, messages);
+  if (order) return order;
   const seen = new Set<string>();
   for (const [i, m] of messages.entries()) {
     const content = blocks(m);
+    const unknown = content.findIndex((b) => !REQUEST_BLOCKS.has(b.type));
+    if (unknown >= 0) {
+      return reject(
+        `messages.${i}.content.${unknown}: Input tag '${content[unknown]!.type}' found using 'type' does not match any of the expected tags`,
+      );
+    }
     if (content.length === 0 || (typeof m.content === "string" && m.content === "")) {
       if (i < messages.length - 1 || m.role !== "assistant") {
         return reject(

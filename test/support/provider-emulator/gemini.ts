@@ -31,6 +31,8 @@ const count = (c: Content | undefined, key: "functionCall" | "functionResponse")
 
 export function geminiError(body: Record<string, unknown>): Rejection | undefined {
   const contents = (body.contents ?? []) as Content[];
+  // The user speaks first: the error users report for a trimmed history (chatbot-ui#1656), as Vertex words it.
+  if (contents[0] && contents[0].role !== "user") return reject("First content should be with role 'user', got model");
   for (const [i, c] of contents.entries()) {
     const prev = contents[i - 1];
     if (c.parts.length === 0)

@@ -1,0 +1,55 @@
+// Pattern K: two replies in a row, e.g. a partial answer kept when the user pressed stop, then a regenerated one.
+import { AIMessage } from "@langchain/core/messages";
+import { describe, expect, it } from "vitest";
+import { MARKER_PRESETS, repairMessages } from "../../src/index.js";
+import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
+import { calls, human, reply, result, shape } from "../support/messages.js";
+import { providerError } from "../support/provider-rules.js";
+
+describe("pattern K: two replies in a row", () => {
+  it("inserts a marker HumanMessage between them, and keeps both replies as stored", () => {
+    const partial = reply("a1", "Paris is usually mild in");
+    const full = reply("a2", "Paris is usually mild in spring.");
+    const broken = [human("h1"), partial, full, human("h2"), reply("a3")];
+    expect(providerError("bedrock", broken)).toMatch(/must alternate between user and assistant/);
+
+    const { messages, repairs } = repairMessages(broken);
+    expect(shape(messages)).toEqual(["human:h1", "ai:a1", "human:sanitizer-between-a1", "ai:a2", "human:h2", "ai:a3"]);
+    expect(messages[1]).toBe(partial);
+    expect(messages[3]).toBe(full);
+    expect(messages[2]).toMatchObject({ content: MARKER_PRESETS.en.missingTurnBetweenReplies });
+    expect(repairs.map((r) => [r.code, r.kind, r.action])).toEqual([["K", "consecutive-replies", "inserted"]]);
+    expectAcceptedByAllProviders(messages);
+  });
+
+  it("separates a reply from the tool-calling reply after it, and the replies an empty one stood between (H, K)", () => {
+    const withCalls = [human("h1"), reply("a1"), calls("a2", "c1"), result("t1", "c1"), reply("a3")];
+    expect(shape(repairMessages(withCalls).messages)).toEqual([
+      "human:h1",
+      "ai:a1",
+      "human:sanitizer-between-a1",
+      "ai:a2",
+      "tool:t1>c1",
+      "ai:a3",
+    ]);
+    const { repairs } = repairMessages([
+      human("h1"),
+      reply("a1"),
+      new AIMessage({ id: "e", content: "" }),
+      reply("a2"),
+    ]);
+    expect(repairs.map((r) => r.code)).toEqual(["H", "K"]);
+  });
+
+  it("keeps a thinking reply's blocks first: nothing is merged into it", () => {
+    const thinking = new AIMessage({
+      id: "a2",
+      content: [
+        { type: "thinking", thinking: "hmm", signature: "sig" },
+        { type: "text", text: "answer" },
+      ],
+    });
+    const { messages } = repairMessages([human("h1"), reply("a1"), thinking]);
+    expect(messages.at(-1)).toBe(thinking);
+  });
+});

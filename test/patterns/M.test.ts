@@ -1,0 +1,58 @@
+// Pattern M: a reply saved mid-stream, with content blocks only a stream carries.
+import { AIMessage, AIMessageChunk } from "@langchain/core/messages";
+import { describe, expect, it } from "vitest";
+import { repairMessages } from "../../src/index.js";
+import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
+import { human, result, shape, streamedCall } from "../support/messages.js";
+import { providerError } from "../support/provider-rules.js";
+
+describe("pattern M: a reply saved mid-stream", () => {
+  it("sends a plain copy without the stream's blocks; its call stays and gets a placeholder", () => {
+    const chunk = streamedCall("a1", "c1");
+    const broken = [human("h1"), chunk, human("h2")];
+    expect(providerError("bedrock", broken)).toBe("Unsupported content block type: input_json_delta");
+
+    const { messages, repairs } = repairMessages(broken);
+    expect(shape(messages)).toEqual([
+      "human:h1",
+      "ai:a1",
+      "tool:sanitizer-result-a1-c1>c1",
+      "ai:sanitizer-reply-h1",
+      "human:h2",
+      "ai:sanitizer-reply-h2",
+    ]);
+    const copy = messages[1] as AIMessage;
+    expect(copy).toBeInstanceOf(AIMessage);
+    expect(copy).not.toBeInstanceOf(AIMessageChunk);
+    expect(copy.content).toEqual([{ type: "text", text: "Let me check. ", index: 0 }]);
+    expect(copy.tool_calls).toEqual(chunk.tool_calls);
+    expect(repairs[0]).toMatchObject({ code: "M", kind: "unfinished-stream-chunk", action: "rewritten", index: 1 });
+    expect(repairs[0]!.original).toBe(chunk);
+    expectAcceptedByAllProviders(messages);
+  });
+
+  it("keeps a thinking block first, and a plain object's copy loses its call chunks", () => {
+    const stored = {
+      type: "ai",
+      id: "a1",
+      content: [
+        { type: "thinking", thinking: "hmm", signature: "sig" },
+        { type: "tool_call_chunk", id: "c1", name: "search", args: '{"q', index: 1 },
+        { type: "text", text: "Looking." },
+      ],
+      tool_calls: [{ id: "c1", name: "search", args: {}, type: "tool_call" }],
+      tool_call_chunks: [{ id: "c1", name: "search", args: '{"q', index: 1 }],
+    };
+    const { messages } = repairMessages([human("h1"), stored, result("t1", "c1")], { tail: "request" });
+    const copy = messages[1] as Record<string, unknown>;
+    expect((copy.content as { type: string }[]).map((b) => b.type)).toEqual(["thinking", "text"]);
+    expect(copy).not.toHaveProperty("tool_call_chunks");
+    expect(messages[2]).toMatchObject({ tool_call_id: "c1" });
+  });
+
+  it("leaves a preserved tail as stored", () => {
+    const chunk = streamedCall("a1", "c1");
+    const tail = [human("h1"), chunk, result("t1", "c1")];
+    expect(repairMessages(tail, { tail: "preserve" }).messages[1]).toBe(chunk);
+  });
+});
