@@ -288,7 +288,10 @@ export function hasLoneReasoningItem(message: unknown): boolean {
 
 /** Whether `output[i]` is a reasoning item with no other kind of item right after it. */
 export function isLoneReasoningItem(output: readonly unknown[], i: number): boolean {
-  return (output[i] as Block).type === "reasoning" && (i + 1 >= output.length || (output[i + 1] as Block).type === "reasoning");
+  return (
+    (output[i] as Block).type === "reasoning" &&
+    (i + 1 >= output.length || (output[i + 1] as Block).type === "reasoning")
+  );
 }
 
 /** The characters `String.prototype.trim` removes. */

@@ -4,7 +4,8 @@
  */
 
 /** A pattern's short code (the design brief's ids), as in the doctor's report and the test file names. */
-export type PatternId = "A" | "B" | "B2" | "B3" | "C" | "D" | "E" | "F" | "G" | "H" | "I" | "J" | "K" | "L" | "M" | "N" | "P";
+export type PatternId =
+  "A" | "B" | "B2" | "B3" | "C" | "D" | "E" | "F" | "G" | "H" | "I" | "J" | "K" | "L" | "M" | "N" | "P";
 
 /** One pattern: its descriptive name (`Repair.kind`), the shape it repairs, and what the repair does. */
 export interface Pattern {

@@ -41,12 +41,7 @@ describe("pattern B: tool calls with no result", () => {
 
   it("closes an unanswered call at the end of a cancelled run", () => {
     const { messages } = repairMessages([human("h1"), calls("a1", "c1")]);
-    expect(shape(messages)).toEqual([
-      "human:h1",
-      "ai:a1",
-      "tool:sanitizer-result-a1-c1>c1",
-      "ai:sanitizer-reply-h1",
-    ]);
+    expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:sanitizer-result-a1-c1>c1", "ai:sanitizer-reply-h1"]);
     expectAcceptedByAllProviders([...messages, human("next")]);
   });
 

@@ -12,14 +12,7 @@ describe("pattern C: tool results not closed by an AIMessage", () => {
     expect(providerError("bedrock", broken)).toMatch(/alternate/);
 
     const { messages, repairs } = repairMessages(broken);
-    expect(shape(messages)).toEqual([
-      "human:h1",
-      "ai:a1",
-      "tool:t1>c1",
-      "ai:sanitizer-reply-h1",
-      "human:h2",
-      "ai:a2",
-    ]);
+    expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:t1>c1", "ai:sanitizer-reply-h1", "human:h2", "ai:a2"]);
     expect(repairs).toEqual([
       expect.objectContaining({ code: "C", kind: "unclosed-tool-results", action: "inserted", index: 3 }),
     ]);

@@ -11,14 +11,7 @@ describe("pattern E: result separated from its call", () => {
     expect(providerError("anthropic", broken)).toMatch(/without `tool_result` blocks immediately after/);
 
     const { messages, repairs } = repairMessages(broken);
-    expect(shape(messages)).toEqual([
-      "human:h1",
-      "ai:a1",
-      "tool:t1>c1",
-      "ai:sanitizer-reply-h1",
-      "human:h2",
-      "ai:a2",
-    ]);
+    expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:t1>c1", "ai:sanitizer-reply-h1", "human:h2", "ai:a2"]);
     expect(repairs[0]).toMatchObject({
       code: "E",
       kind: "misplaced-tool-result",

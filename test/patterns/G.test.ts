@@ -17,12 +17,7 @@ describe("pattern G: a call outside tool_calls", () => {
     expect(findTailStart(broken)).toBe(broken.length);
 
     const { messages, repairs } = repairMessages(broken, { tail: "preserve" });
-    expect(shape(messages)).toEqual([
-      "human:h1",
-      "ai:a1",
-      "tool:sanitizer-result-a1-c9>c9",
-      "ai:sanitizer-reply-h1",
-    ]);
+    expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:sanitizer-result-a1-c9>c9", "ai:sanitizer-reply-h1"]);
     expect(repairs.map((r) => [r.code, r.action])).toEqual([
       ["G", "rewritten"],
       ["B3", "inserted"],
