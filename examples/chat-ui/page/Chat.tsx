@@ -1,0 +1,183 @@
+/// <reference lib="dom" />
+/**
+ * The chat: `useStream` from `@langchain/langgraph-sdk/react` against the server that serves this page. The
+ * assistant comes from `?assistant=`, the thread from `?thread=` (written there when the first message creates
+ * it, so a reload keeps the conversation).
+ */
+import type { Message } from "@langchain/langgraph-sdk";
+import { useStream } from "@langchain/langgraph-sdk/react";
+import { useState, type FormEvent } from "react";
+
+const ASSISTANTS: Record<string, string> = {
+  agent: "The example agent, through sanitizeGraph. Press Stop while it searches, then type again.",
+  "agent-raw": "The same agent, raw: after Stop, the next message fails with the provider's error.",
+  approval: "An agent that asks before it sends an email (interrupt()), through sanitizeGraph.",
+  "approval-raw": "The same approval agent, raw.",
+};
+
+/** The ids of the messages the sanitizer inserts start with this (`SYNTHETIC_ID_PREFIX`). */
+const SYNTHETIC_PREFIX = "sanitizer-";
+
+interface State extends Record<string, unknown> {
+  messages: Message[];
+}
+
+/** What the approval agent's `interrupt()` asks. */
+interface Approval {
+  message: string;
+  to: string;
+  subject: string;
+  body: string;
+}
+
+const params = new URLSearchParams(window.location.search);
+const requested = params.get("assistant") ?? "agent";
+const assistantId = Object.hasOwn(ASSISTANTS, requested) ? requested : "agent";
+
+function keepInUrl(name: string, value: string) {
+  const url = new URL(window.location.href);
+  url.searchParams.set(name, value);
+  window.history.replaceState(null, "", url);
+}
+
+function textOf(content: Message["content"]): string {
+  if (typeof content === "string") return content;
+  return content.map((block) => (block.type === "text" ? block.text : "")).join("");
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === "string" ? error : JSON.stringify(error);
+}
+
+function MessageItem({ message }: { message: Message }) {
+  const synthetic = message.id?.startsWith(SYNTHETIC_PREFIX) ?? false;
+  const by = synthetic ? " · inserted by the sanitizer" : "";
+  const who =
+    message.type === "human"
+      ? "You"
+      : message.type === "tool"
+        ? `Result of ${message.name ?? "tool"}${by}`
+        : `Assistant${by}`;
+  const text = textOf(message.content);
+  return (
+    <li className={`message ${message.type}${synthetic ? " synthetic" : ""}`} data-testid="message">
+      <span className="who">{who}</span>
+      {text && <p className="text">{text}</p>}
+      {message.type === "ai" &&
+        message.tool_calls?.map((call) => (
+          <div className="call" key={call.id ?? call.name}>
+            calls {call.name}({JSON.stringify(call.args)})
+          </div>
+        ))}
+    </li>
+  );
+}
+
+export function Chat() {
+  const [threadId, setThreadId] = useState<string | null>(() => params.get("thread"));
+  const [draft, setDraft] = useState("");
+  const [activity, setActivity] = useState("");
+  const stream = useStream<State>({
+    apiUrl: window.location.origin,
+    assistantId,
+    threadId,
+    onThreadId: (id) => {
+      setThreadId(id);
+      keepInUrl("thread", id);
+    },
+    // Each step's output as it ends: once the model's step has asked for tools, they run.
+    onUpdateEvent: (update) => {
+      for (const output of Object.values(update ?? {})) {
+        const last = (output as Partial<State> | null)?.messages?.at(-1);
+        const calls = last?.type === "ai" ? (last.tool_calls ?? []) : [];
+        setActivity(calls.length ? `Running ${calls.map((call) => call.name).join(", ")}…` : "");
+      }
+    },
+  });
+
+  const messages = stream.messages;
+  // A static breakpoint reads as an interrupt without a value; only the approval agent's question has one.
+  const approval = stream.interrupt?.value as Approval | undefined;
+
+  function send(event: FormEvent) {
+    event.preventDefault();
+    const text = draft.trim();
+    if (!text) return;
+    setDraft("");
+    setActivity("");
+    const message: Message = { type: "human", content: text };
+    void stream.submit(
+      { messages: [message] },
+      {
+        // Closing the page or losing the connection cancels the run on the server, as Stop does.
+        onDisconnect: "cancel",
+        optimisticValues: (prev) => ({ ...prev, messages: [...(prev.messages ?? []), message] }),
+      },
+    );
+  }
+
+  function resume(action: "approve" | "reject") {
+    setActivity("");
+    void stream.submit(undefined, { command: { resume: { action } }, onDisconnect: "cancel" });
+  }
+
+  return (
+    <>
+      <header>
+        <h1>Chat</h1>
+        <nav aria-label="Assistants">
+          {Object.keys(ASSISTANTS).map((id) => (
+            <a key={id} href={`?assistant=${id}`} aria-current={id === assistantId ? "page" : undefined}>
+              {id}
+            </a>
+          ))}
+        </nav>
+      </header>
+      <p className="hint">
+        {ASSISTANTS[assistantId]} A link above starts a new thread.
+        {threadId && <> Thread {threadId}.</>}
+      </p>
+      <ol className="messages" aria-label="Messages">
+        {messages.map((message, index) => (
+          <MessageItem key={message.id ?? index} message={message} />
+        ))}
+      </ol>
+      {stream.error != null && (
+        <div role="alert" className="error">
+          {describeError(stream.error)}
+        </div>
+      )}
+      {approval?.message && !stream.isLoading && (
+        <div className="approval" role="group" aria-label="Approval">
+          <p className="text">
+            {approval.message} To {approval.to}: “{approval.subject}”, {approval.body}
+          </p>
+          <button type="button" onClick={() => resume("approve")}>
+            Approve
+          </button>
+          <button type="button" onClick={() => resume("reject")}>
+            Reject
+          </button>
+        </div>
+      )}
+      <p className="status" role="status">
+        {stream.isThreadLoading ? "Loading the thread…" : stream.isLoading ? activity || "Working…" : ""}
+      </p>
+      <form onSubmit={send}>
+        <input
+          aria-label="Message"
+          placeholder="Ask something, e.g. Weather in Paris?"
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+        />
+        <button type="submit" disabled={stream.isLoading}>
+          Send
+        </button>
+        <button type="button" onClick={() => void stream.stop()} disabled={!stream.isLoading}>
+          Stop
+        </button>
+      </form>
+    </>
+  );
+}
