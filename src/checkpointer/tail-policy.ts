@@ -37,8 +37,10 @@ export function nextStepOf(config: RunnableConfig, tuple: CheckpointTuple): Next
 /**
  * What `getTuple` does with the tail of the tuple it read, under `policy`. `"auto"`:
  * - a call that continues the pending tasks (`invoke(null)`, `Command`, a subgraph resuming) needs the tail
- *   as it is, and so does a run that reached its end (new input may answer calls left there on purpose);
- * - new input discards the pending tasks, so the tail is closed for it;
+ *   as it is;
+ * - new input discards the pending tasks and answers none of the calls left open (input that holds tool
+ *   results is not taken for new input), so the tail is closed for it, also at the end of a finished run;
+ * - a run that reached its end keeps its tail otherwise: a client may answer calls left there on purpose;
  * - when the call is unknown (a read outside a run, or a checkpointer that does not see the input), the tail
  *   is kept wherever the thread stopped for someone to continue it, and closed where a run broke off or failed.
  */
@@ -50,8 +52,8 @@ export async function tailModeForGetTuple(
 ): Promise<TailMode | "off"> {
   if (policy !== "auto") return policy;
   const next = nextStepOf(config, tuple);
-  if (next === "resume" || !hasPendingTasks(tuple.checkpoint)) return "preserve";
-  if (next === "new-input") return "repair";
+  if (next !== undefined) return next === "resume" ? "preserve" : "repair";
+  if (!hasPendingTasks(tuple.checkpoint)) return "preserve";
   return (await stoppedToContinue(config, tuple, knowledge)) ? "preserve" : "repair";
 }
 

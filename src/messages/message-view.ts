@@ -249,7 +249,7 @@ const NO_CALLS: readonly ToolCallRef[] = Object.freeze([]);
  */
 export function hasRunnableCalls(message: unknown): boolean {
   const calls = (message as Loose).tool_calls;
-  return Array.isArray(calls) && calls.length > 0;
+  return Array.isArray(calls) && calls.length > 0 && !hasStreamLeftovers(message);
 }
 
 /** Whether `message` is a `RemoveMessage` (type `"remove"`): an instruction to the `messages` reducer, not a message. */
@@ -258,18 +258,33 @@ export function isRemoveMessage(message: unknown): boolean {
 }
 
 /**
- * Whether the content holds blocks only a stream carries: Anthropic's partial tool input (`input_json_delta`)
- * and v1 call chunks (`tool_call_chunk`), left in a message saved mid-stream. No converter sends them as
- * calls: some pass them to the provider, which rejects them, and the others throw.
+ * Whether the message was saved mid-stream: its content holds blocks only a stream carries (Anthropic's partial
+ * tool input `input_json_delta`, v1 `tool_call_chunk`), which no converter sends as calls (some pass them on and
+ * the provider rejects them, the others throw), or a call chunk's arguments stop before their JSON ends. Such
+ * calls are not ones a resumed run would execute.
  */
-export function hasStreamOnlyBlocks(message: unknown): boolean {
-  const content = (message as Loose).content;
-  if (!Array.isArray(content)) return false;
-  for (let i = 0; i < content.length; i++) if (isStreamOnlyBlock(content[i])) return true;
+export function hasStreamLeftovers(message: unknown): boolean {
+  const m = message as Loose;
+  const content = m.content;
+  if (Array.isArray(content)) for (let i = 0; i < content.length; i++) if (isStreamOnlyBlock(content[i])) return true;
+  const chunks = m.tool_call_chunks;
+  if (!Array.isArray(chunks)) return false;
+  for (let i = 0; i < chunks.length; i++) if (isCutOff((chunks[i] as Loose | null)?.args)) return true;
   return false;
 }
 
-/** Whether a content block is one only a stream carries (see {@link hasStreamOnlyBlocks}). */
+/** Whether streamed arguments stop before their JSON ends. */
+function isCutOff(args: unknown): boolean {
+  if (typeof args !== "string" || args === "") return false;
+  try {
+    JSON.parse(args);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Whether a content block is one only a stream carries (see {@link hasStreamLeftovers}). */
 export function isStreamOnlyBlock(block: unknown): boolean {
   const type = (block as Block | null)?.type;
   return type === "input_json_delta" || type === "tool_call_chunk";

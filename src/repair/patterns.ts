@@ -96,9 +96,11 @@ export const PATTERNS = Object.freeze({
   M: {
     kind: "unfinished-stream-chunk",
     shape:
-      "an AIMessage saved mid-stream, with content blocks only a stream carries (input_json_delta, tool_call_chunk), " +
-      "which no provider accepts",
-    repair: "rewrite a copy without them (a plain AIMessage; its calls stay in tool_calls and are answered as B)",
+      "an AIMessage saved mid-stream: content blocks only a stream carries (input_json_delta, tool_call_chunk), " +
+      "which no provider accepts, or call chunks whose arguments are cut off",
+    repair:
+      "rewrite a plain copy without those blocks; its calls stay in tool_calls (as far as they parse) and are " +
+      "answered as B, even at the end: no run executes a call that never finished streaming",
   },
   N: {
     kind: "stranded-tool-result",

@@ -2,7 +2,7 @@
  * What a cut-off stream leaves in a stored AIMessage that no provider accepts (patterns M and P), found before
  * the rebuild so that every later rewrite of the message starts from its clean copy.
  */
-import { hasLoneReasoningItem, hasStreamOnlyBlocks, roleOf } from "../messages/message-view.js";
+import { hasLoneReasoningItem, hasStreamLeftovers, roleOf } from "../messages/message-view.js";
 import type { PatternId } from "./patterns.js";
 import { withoutStreamLeftovers } from "./rewrite.js";
 
@@ -18,7 +18,7 @@ export function cleanReplies(messages: readonly unknown[], end: number): Map<num
   for (let i = 0; i < end; i++) {
     const message = messages[i];
     if (roleOf(message) !== "ai") continue;
-    const chunk = hasStreamOnlyBlocks(message);
+    const chunk = hasStreamLeftovers(message);
     const lone = hasLoneReasoningItem(message);
     if (!chunk && !lone) continue;
     const codes: PatternId[] = chunk && lone ? ["M", "P"] : chunk ? ["M"] : ["P"];

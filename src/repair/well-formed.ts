@@ -3,7 +3,7 @@ import {
   hasHiddenCalls,
   hasLoneReasoningItem,
   hasRunnableCalls,
-  hasStreamOnlyBlocks,
+  hasStreamLeftovers,
   isRemoveMessage,
   rawCallId,
   rawToolCallIdOf,
@@ -91,7 +91,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
       calls = Array.isArray(toolCalls) ? toolCalls : NO_CALLS;
       answered = 0;
       if (isEmptyReply(message, calls.length) || hasHiddenCalls(message)) return false;
-      if (hasStreamOnlyBlocks(message) || hasLoneReasoningItem(message)) return false;
+      if (hasStreamLeftovers(message) || hasLoneReasoningItem(message)) return false;
       for (let k = 0; k < calls.length; k++) {
         const call = calls[k];
         if (typeof call !== "object" || call === null) return false;

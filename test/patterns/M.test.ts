@@ -50,9 +50,30 @@ describe("pattern M: a reply saved mid-stream", () => {
     expect(messages[2]).toMatchObject({ tool_call_id: "c1" });
   });
 
-  it("leaves a preserved tail as stored", () => {
+  it("repairs it at the end even when the tail is preserved: no run executes a call that never finished", () => {
     const chunk = streamedCall("a1", "c1");
-    const tail = [human("h1"), chunk, result("t1", "c1")];
-    expect(repairMessages(tail, { tail: "preserve" }).messages[1]).toBe(chunk);
+    const { messages, repairs } = repairMessages([human("h1"), chunk], { tail: "preserve" });
+    expect(shape(messages)).toEqual(["human:h1", "ai:a1", "tool:sanitizer-result-a1-c1>c1", "ai:sanitizer-reply-h1"]);
+    expect(repairs.map((r) => r.code)).toEqual(["M", "B", "C"]);
+  });
+
+  it("reads call chunks whose arguments are cut off as a reply saved mid-stream, and complete ones as finished", () => {
+    const cut = new AIMessageChunk({
+      id: "a1",
+      content: "",
+      tool_call_chunks: [{ id: "c1", name: "search", args: '{"city": "Pa', index: 0, type: "tool_call_chunk" }],
+    });
+    expect(repairMessages([human("h1"), cut], { tail: "preserve" }).repairs.map((r) => r.code)).toEqual([
+      "M",
+      "B",
+      "C",
+    ]);
+    const done = new AIMessageChunk({
+      id: "a1",
+      content: "",
+      tool_call_chunks: [{ id: "c1", name: "search", args: '{"city": "Paris"}', index: 0, type: "tool_call_chunk" }],
+    });
+    const finished = [human("h1"), done];
+    expect(repairMessages(finished, { tail: "preserve" }).messages).toBe(finished);
   });
 });

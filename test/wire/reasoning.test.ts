@@ -2,9 +2,11 @@
 // the tool ran is repaired by the sanitizer, and the next request still carries the signed thinking block
 // (Anthropic), the reasoning item (Responses API), the signed thought and call parts (Gemini) and the signed
 // reasoning content (Bedrock), as the provider requires to continue a turn that thought.
+import { ChatAnthropic } from "@langchain/anthropic";
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { SanitizingCheckpointer } from "../../src/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SanitizingCheckpointer, repairMessages } from "../../src/index.js";
 import { chatModel, startEmulator, type Client, type ProviderEmulator } from "../support/provider-emulator/index.js";
 import { FIRST_QUESTION } from "../support/scenarios.js";
 import { FINAL_ANSWER, NEXT_QUESTION, cancelFirstTurn, runTurn } from "./agents.js";
@@ -49,3 +51,44 @@ it.each(Object.entries(SIGNED))(
     for (const pattern of patterns!) expect(sent).toMatch(pattern);
   },
 );
+
+// With thinking enabled, Anthropic wants the tool-use turn a request answers to start with its thinking block.
+// A turn the repair rewrites (here its call id, pattern I) keeps its blocks in order: the copy goes through.
+describe("a rewritten tool-use turn, with Anthropic's thinking enabled", () => {
+  const thinkingModel = () =>
+    new ChatAnthropic({
+      model: "claude-sonnet-4-5",
+      apiKey: "test-key",
+      anthropicApiUrl: `${emulator.url}/anthropic`,
+      maxRetries: 0,
+      maxTokens: 2048,
+      thinking: { type: "enabled", budget_tokens: 1024 },
+    });
+  const turn = (blocks: object[]) => [
+    new HumanMessage({ id: "h1", content: FIRST_QUESTION }),
+    new AIMessage({
+      id: "a1",
+      content: blocks as never,
+      tool_calls: [{ id: "call.1", name: "search", args: { city: "Paris" }, type: "tool_call" }],
+    }),
+    new ToolMessage({ id: "t1", content: "Paris: 15°C", tool_call_id: "call.1", name: "search" }),
+  ];
+  const thinking = { type: "thinking", thinking: "Checking the forecast.", signature: "sig-1" };
+  const text = { type: "text", text: "Let me look. " };
+  const toolUse = { type: "tool_use", id: "call.1", name: "search", input: { city: "Paris" } };
+
+  it("the emulator rejects the turn when a text block comes first", async () => {
+    const history = repairMessages(turn([text, thinking, toolUse]), { tail: "request" }).messages;
+    await expect(thinkingModel().invoke(history as BaseMessage[])).rejects.toThrow(
+      /Expected .thinking. or .redacted_thinking./,
+    );
+  });
+
+  it("the repaired copy keeps the thinking block first and is accepted", async () => {
+    const { messages, repairs } = repairMessages(turn([thinking, text, toolUse]), { tail: "request" });
+    expect(repairs.map((r) => r.code)).toContain("I");
+    expect(((messages[1] as AIMessage).content as { type: string }[])[0]!.type).toBe("thinking");
+    const reply = await thinkingModel().invoke(messages as BaseMessage[]);
+    expect(reply.text).toBe(FINAL_ANSWER);
+  });
+});

@@ -1,0 +1,162 @@
+// Histories apps store beyond a cancelled run, written with the graph's own reducer (a finished run, then
+// `updateState` with RemoveMessage as LangGraph's "delete messages" how-to does it), then one new message through
+// each real client: raw, through the SanitizingCheckpointer (on read), and through sanitizeMessagesMiddleware
+// on a createAgent agent (at request time).
+import { AIMessage, AIMessageChunk, HumanMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
+import { Annotation, END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+import { createAgent } from "langchain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sanitizeGraph } from "../../src/index.js";
+import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
+import { calls, human, reply, result, streamedCall } from "../support/messages.js";
+import {
+  CLIENTS,
+  chatModel,
+  startEmulator,
+  type Client,
+  type ProviderEmulator,
+} from "../support/provider-emulator/index.js";
+import { FINAL_ANSWER, NEXT_QUESTION, agentScript, buildAgent, storeFinishedRun } from "./agents.js";
+
+const config = (thread: string) => ({ configurable: { thread_id: thread } });
+
+/** How a shape is written to a thread: the messages a finished run stored, then what the app did to them. */
+interface Shape {
+  stored: BaseMessage[];
+  /** `updateState` writes after the run (RemoveMessages, a kept partial answer), through the messages reducer. */
+  update?: BaseMessage[];
+  /** Stored by a graph whose `messages` channel concatenates (no reducer applies removals). */
+  concat?: boolean;
+}
+
+const lone = new AIMessage({
+  id: "a2",
+  content: "Paris is usually",
+  response_metadata: { output: [{ type: "reasoning", id: "rs_1", summary: [], encrypted_content: "enc" }] },
+});
+
+const SHAPES: Record<string, Shape> = {
+  "the oldest messages deleted with RemoveMessage: the list starts with an AIMessage": {
+    stored: [human("h1"), reply("a1"), human("h2"), reply("a2")],
+    update: [new RemoveMessage({ id: "h1" })],
+  },
+  "the head deleted so that the list starts with a ToolMessage whose call is gone": {
+    stored: [human("h1"), calls("a1", "c1"), result("t1", "c1"), reply("a2"), human("h2"), reply("a3")],
+    update: [new RemoveMessage({ id: "h1" }), new RemoveMessage({ id: "a1" })],
+  },
+  "a partial answer kept on stop, then a regenerated answer": {
+    stored: [human("h1"), reply("a1", "Paris is usually"), reply("a2", "Paris is usually mild.")],
+  },
+  "a Responses reasoning item stored without the item that followed it": {
+    stored: [human("h1"), lone],
+  },
+  "a RemoveMessage left in the stored list": {
+    stored: [human("h1"), reply("a1"), new RemoveMessage({ id: "h0" }) as unknown as BaseMessage],
+    concat: true,
+  },
+  "a streamed AIMessageChunk saved mid-stream with only tool_call_chunks": {
+    stored: [
+      human("h1"),
+      new AIMessageChunk({
+        id: "a1",
+        content: "",
+        tool_call_chunks: [{ id: "c1", name: "search", args: '{"city": "Pa', index: 0, type: "tool_call_chunk" }],
+      }),
+    ],
+  },
+  "a streamed AIMessageChunk saved mid-stream with input_json_delta blocks": {
+    stored: [human("h1"), streamedCall("a1", "c1")],
+  },
+};
+
+/** Writes `shape` to a new thread of `saver`. */
+async function store(saver: MemorySaver, thread: string, { stored, update, concat }: Shape) {
+  if (concat) {
+    const state = Annotation.Root({
+      messages: Annotation<BaseMessage[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    });
+    await new StateGraph(state)
+      .addNode("run", () => ({ messages: stored }))
+      .addEdge(START, "run")
+      .addEdge("run", END)
+      .compile({ checkpointer: saver })
+      .invoke({ messages: [] }, config(thread));
+  } else {
+    await storeFinishedRun(saver, thread, stored);
+  }
+  if (update) {
+    await new StateGraph(MessagesAnnotation)
+      .addNode("run", () => ({}))
+      .addEdge(START, "run")
+      .compile({ checkpointer: saver })
+      .updateState(config(thread), { messages: update }, "run");
+  }
+}
+
+type Outcome = "answered" | "rejected" | "refused by the client";
+
+let emulator: ProviderEmulator;
+beforeAll(async () => {
+  emulator = await startEmulator();
+  emulator.script = agentScript();
+});
+afterAll(() => emulator.close());
+
+/** The next message on a thread holding `shape`, and what became of it. */
+async function next(client: Client, shape: Shape, how: "raw" | "sanitizeGraph" | "middleware"): Promise<Outcome> {
+  const saver = new MemorySaver();
+  await store(saver, "t", shape);
+  const model = chatModel(client, emulator.url);
+  const sent = emulator.requests.length;
+  try {
+    let messages: BaseMessage[];
+    if (how === "middleware") {
+      const agent = createAgent({ model, tools: [], checkpointer: saver, middleware: [sanitizeMessagesMiddleware()] });
+      messages = (await agent.invoke({ messages: [new HumanMessage(NEXT_QUESTION)] }, config("t"))).messages;
+    } else {
+      const agent = buildAgent("StateGraph + ToolNode", model, saver);
+      const graph = how === "raw" ? agent : sanitizeGraph(agent);
+      messages = (await graph.invoke({ messages: [new HumanMessage(NEXT_QUESTION)] }, config("t"))).messages;
+    }
+    expect(messages.at(-1)?.text).toBe(FINAL_ANSWER);
+    return "answered";
+  } catch (error) {
+    if (emulator.requests.length === sent) return "refused by the client";
+    expect(emulator.last(client).status, String(error)).toBe(400);
+    return "rejected";
+  }
+}
+
+const ALL_BUT_MISTRAL: Client[] = ["anthropic", "openai", "openai-responses", "gemini", "bedrock"];
+const every = (outcome: Outcome) => Object.fromEntries(CLIENTS.map((c) => [c, outcome]));
+const of = (clients: readonly Client[], outcome: Outcome) => Object.fromEntries(clients.map((c) => [c, outcome]));
+
+/** What the next message gets on the raw saver (a client not listed answers). */
+const RAW: Record<keyof typeof SHAPES, Partial<Record<Client, Outcome>>> = {
+  "the oldest messages deleted with RemoveMessage: the list starts with an AIMessage": of(
+    ["anthropic", "gemini", "bedrock"],
+    "rejected",
+  ),
+  "the head deleted so that the list starts with a ToolMessage whose call is gone": every("rejected"),
+  "a partial answer kept on stop, then a regenerated answer": of(["anthropic", "gemini", "bedrock"], "rejected"),
+  "a Responses reasoning item stored without the item that followed it": of(["openai-responses"], "rejected"),
+  "a RemoveMessage left in the stored list": every("refused by the client"),
+  // ChatMistralAI drops a call no ToolMessage answers.
+  "a streamed AIMessageChunk saved mid-stream with only tool_call_chunks": of(ALL_BUT_MISTRAL, "rejected"),
+  "a streamed AIMessageChunk saved mid-stream with input_json_delta blocks": {
+    ...of(["anthropic", "openai", "openai-responses"], "rejected"),
+    ...of(["gemini", "bedrock", "mistral"], "refused by the client"),
+  },
+};
+
+describe.each(Object.entries(SHAPES))("%s, then a new message", (name, shape) => {
+  it.each(CLIENTS)(
+    "%s: raw as the provider judges it; answered through sanitizeGraph and the middleware",
+    async (client) => {
+      expect(await next(client, shape, "raw")).toBe(RAW[name]![client] ?? "answered");
+      expect(await next(client, shape, "sanitizeGraph")).toBe("answered");
+      // The middleware sees the list after the reducer, which applies a RemoveMessage instead of storing it.
+      if (!shape.concat) expect(await next(client, shape, "middleware")).toBe("answered");
+    },
+  );
+});
