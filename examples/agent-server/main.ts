@@ -15,13 +15,7 @@ import { sanitizeGraph } from "../../src/index.js";
 import { exampleAgent } from "./agent.js";
 import { openCheckpointer } from "./checkpointer.js";
 import { startAgentServer } from "./server.js";
-
-function numberFromEnv(name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 0 || value > max)
-    throw new Error(`${name} must be a whole number from 0 to ${max}, got ${JSON.stringify(process.env[name])}.`);
-  return value;
-}
+import { numberFromEnv } from "../shared/env.js";
 
 async function main() {
   const port = numberFromEnv("PORT", 2024, 65535);

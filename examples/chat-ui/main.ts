@@ -6,13 +6,7 @@
  * 3000), and send another: `?assistant=agent` answers it, `?assistant=agent-raw` shows the provider's error.
  */
 import { startChatServer } from "./server.js";
-
-function numberFromEnv(name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 0 || value > max)
-    throw new Error(`${name} must be a whole number from 0 to ${max}, got ${JSON.stringify(process.env[name])}.`);
-  return value;
-}
+import { numberFromEnv } from "../shared/env.js";
 
 async function main() {
   const server = await startChatServer({

@@ -21,6 +21,7 @@ import {
 import { SanitizingCheckpointer, repairMessages, sanitizeGraph } from "langgraph-checkpoint-sanitizer";
 import { rejectingProviders } from "../../support/provider-rules.js";
 import { FIRST_QUESTION, agentModel } from "../../support/agent-model.js";
+import { settled } from "../../support/settled.js";
 
 export type Results = Record<string, { ok: boolean; detail: string }>;
 
@@ -85,18 +86,6 @@ const hang = (signal: AbortSignal | undefined) =>
 
 const calm: Record<string, Tool> = { search: () => "Paris: 15°C", lookup: () => "Seoul: 12°C" };
 
-/** Waits until the thread's latest checkpoint stays the same for a few ticks. */
-async function settled(saver: BaseCheckpointSaver) {
-  const latest = async () => (await saver.getTuple({ configurable: { thread_id: "thread" } }))?.checkpoint.id;
-  let id = await latest();
-  for (let stable = 0, tries = 0; stable < 3 && tries < 100; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const next = await latest();
-    stable = next === id && next !== undefined ? stable + 1 : 0;
-    id = next;
-  }
-}
-
 /** The first turn cancelled while `search` runs, then the next message: the reply's history, or the rejection. */
 async function cancelledThenNext(mode: Mode): Promise<{ messages: BaseMessage[] } | { error: string }> {
   const saver = new MemorySaver();
@@ -115,7 +104,7 @@ async function cancelledThenNext(mode: Mode): Promise<{ messages: BaseMessage[] 
     cancelled = true;
   }
   if (!cancelled) throw new Error("the first turn was not cancelled");
-  await settled(saver);
+  await settled(saver, "thread");
   try {
     const state = await compile(saver, mode, calm).invoke({ messages: [new HumanMessage(NEXT)] }, config());
     return { messages: state.messages };

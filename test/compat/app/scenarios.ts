@@ -31,6 +31,7 @@ import { IORedisSaver } from "langgraph-checkpoint-sanitizer/redis";
 import { rejectingProviders } from "../../support/provider-rules.js";
 import type { ScenarioName } from "./scenario-names.js";
 import { FIRST_QUESTION, agentModel } from "../../support/agent-model.js";
+import { settled } from "../../support/settled.js";
 import type { StrictChatModel } from "../../support/strict-chat-model.js";
 
 const NEXT = "Thanks, and tomorrow?";
@@ -93,21 +94,6 @@ async function cancelled(turn: () => Promise<unknown>) {
     return;
   }
   throw new Error("the turn was not cancelled");
-}
-
-/**
- * Waits until the thread's latest checkpoint stays the same for a while. Before LangGraph 1.4, a cancelled
- * `invoke` returns before its checkpoints are stored, even with `durability: "sync"`.
- */
-async function settled(saver: BaseCheckpointSaver, thread: string) {
-  const latest = async () => (await saver.getTuple({ configurable: { thread_id: thread } }))?.checkpoint.id;
-  let id = await latest();
-  for (let stable = 0, tries = 0; stable < 3 && tries < 100; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    const next = await latest();
-    stable = next === id && next !== undefined ? stable + 1 : 0;
-    id = next;
-  }
 }
 
 /** A first turn on `saver` cancelled while its tool runs, on `graph`. */
