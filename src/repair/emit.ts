@@ -31,7 +31,7 @@ export interface EmitContext {
    */
   removedBefore: Int32Array | undefined;
   /** The AIMessages sent as copies without stream leftovers, by input position (patterns M, P). */
-  cleaned: ReadonlyMap<number, CleanedReply> | undefined;
+  cleaned: ReadonlyMap<number, CleanedReply>;
 }
 
 /**
@@ -108,7 +108,7 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
       const { turn, answers } = unit;
       openReply(turn.ai, turn.index);
       const codes = rewriteCodes(turn);
-      const cleaned = ctx.cleaned?.get(turn.index);
+      const cleaned = ctx.cleaned.get(turn.index);
       const stored = ctx.messages[turn.index];
       if (codes === undefined) {
         if (cleaned !== undefined) rewritten(cleaned.codes, stored, turn.index, turn.ai);
@@ -160,7 +160,7 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
       openReply(message, unit);
       prev = "ai";
       lastReply = anchorOf(message, unit);
-      const cleaned = ctx.cleaned?.get(unit);
+      const cleaned = ctx.cleaned.get(unit);
       if (cleaned !== undefined) {
         rewritten(cleaned.codes, message, unit, cleaned.message);
         out.push(cleaned.message);

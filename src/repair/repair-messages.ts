@@ -6,7 +6,7 @@ import { answerEveryCall } from "./answer-calls.js";
 import { resolveMarkers, type MarkerOption } from "./markers.js";
 import type { Repair } from "./patterns.js";
 import { segment } from "./segment.js";
-import { cleanReplies } from "./stream-leftovers.js";
+import type { CleanedReply } from "./stream-leftovers.js";
 import { assertOneOf } from "../options.js";
 import { BRIDGE_ROLES, type BridgeRole } from "./synthetic.js";
 import { findTailStart } from "./tail.js";
@@ -109,7 +109,7 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   const usedRecovered: unknown[] = [];
   const calls = messages.map((m) => (roleOf(m) === "ai" ? toolCallsOf(m) : undefined));
   const renamed = planCallIds(messages, calls, tailStart);
-  const cleaned = cleanReplies(messages, tailStart);
+  const cleaned = new Map<number, CleanedReply>();
   const units = segment(messages, tailStart, calls, renamed, cleaned, repairs);
   const last = units[units.length - 1];
   const answered = units.map((unit) => {

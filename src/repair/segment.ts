@@ -1,6 +1,6 @@
 import { isRemoveMessage, rawToolCallIdOf, roleOf, type ToolCallRef } from "../messages/message-view.js";
 import { patternOf, type PatternId, type Repair } from "./patterns.js";
-import type { CleanedReply } from "./stream-leftovers.js";
+import { cleanReply, type CleanedReply } from "./stream-leftovers.js";
 import { messageRefs } from "./report.js";
 import { isSyntheticMessage } from "./synthetic.js";
 import { isEmptyReply } from "./well-formed.js";
@@ -74,6 +74,7 @@ function slotFor(turn: Turn, id: string, message: unknown): number {
  *   a sanitizer placeholder, otherwise the first one stays.
  * - Pattern H: an AIMessage with neither content nor tool calls is removed.
  * - Pattern L: a RemoveMessage left in the list is removed.
+ * - Patterns M, P: an AIMessage with stream leftovers is taken as its clean copy, recorded in `cleaned`.
  *
  * Removed messages are reported whole in `repairs`.
  */
@@ -82,7 +83,7 @@ export function segment(
   end: number,
   calls: readonly (readonly ToolCallRef[] | undefined)[],
   renamed: ReadonlyMap<number, readonly string[]>,
-  cleaned: ReadonlyMap<number, CleanedReply> | undefined,
+  cleaned: Map<number, CleanedReply>,
   repairs: Repair[],
 ): Unit[] {
   const units: Unit[] = [];
@@ -92,6 +93,8 @@ export function segment(
     const message = messages[index];
     const role = roleOf(message);
     if (role === "ai") {
+      const clean = cleanReply(message);
+      if (clean !== undefined) cleaned.set(index, clean);
       const list = calls[index] ?? [];
       if (isEmptyReply(message, list.length)) {
         repairs.push(removal("H", message, index));
@@ -102,7 +105,7 @@ export function segment(
         continue;
       }
       const results = new Array<KeptResult | undefined>(list.length).fill(undefined);
-      const ai = cleaned?.get(index)?.message ?? message;
+      const ai = clean?.message ?? message;
       const turn: Turn = { ai, index, calls: list, renamed: renamed.get(index), results };
       // This turn now owns its ids: a result answers the nearest earlier call with its id.
       for (let slot = 0; slot < list.length; slot++) owners.set(list[slot]!.id, turn);

@@ -1,8 +1,8 @@
 /**
- * What a cut-off stream leaves in a stored AIMessage that no provider accepts (patterns M and P), found before
- * the rebuild so that every later rewrite of the message starts from its clean copy.
+ * What a cut-off stream leaves in a stored AIMessage that no provider accepts (patterns M and P), found as the
+ * rebuild reads the message, so that every later rewrite of it starts from its clean copy.
  */
-import { hasLoneReasoningItem, hasStreamLeftovers, roleOf } from "../messages/message-view.js";
+import { hasLoneReasoningItem, hasStreamLeftovers } from "../messages/message-view.js";
 import type { PatternId } from "./patterns.js";
 import { withoutStreamLeftovers } from "./rewrite.js";
 
@@ -12,17 +12,11 @@ export interface CleanedReply {
   codes: PatternId[];
 }
 
-/** The AIMessages of `messages[0, end)` that hold stream leftovers, by position, each with its clean copy. */
-export function cleanReplies(messages: readonly unknown[], end: number): Map<number, CleanedReply> | undefined {
-  let cleaned: Map<number, CleanedReply> | undefined;
-  for (let i = 0; i < end; i++) {
-    const message = messages[i];
-    if (roleOf(message) !== "ai") continue;
-    const chunk = hasStreamLeftovers(message);
-    const lone = hasLoneReasoningItem(message);
-    if (!chunk && !lone) continue;
-    const codes: PatternId[] = chunk && lone ? ["M", "P"] : chunk ? ["M"] : ["P"];
-    (cleaned ??= new Map()).set(i, { message: withoutStreamLeftovers(message), codes });
-  }
-  return cleaned;
+/** The clean copy of an AIMessage that holds stream leftovers, or undefined when it holds none. */
+export function cleanReply(message: unknown): CleanedReply | undefined {
+  const chunk = hasStreamLeftovers(message);
+  const lone = hasLoneReasoningItem(message);
+  if (!chunk && !lone) return undefined;
+  const codes: PatternId[] = chunk && lone ? ["M", "P"] : chunk ? ["M"] : ["P"];
+  return { message: withoutStreamLeftovers(message), codes };
 }
