@@ -258,15 +258,20 @@ export function isRemoveMessage(message: unknown): boolean {
 }
 
 /**
- * Whether the message was saved mid-stream: its content holds blocks only a stream carries (Anthropic's partial
- * tool input `input_json_delta`, v1 `tool_call_chunk`), which no converter sends as calls (some pass them on and
- * the provider rejects them, the others throw), or a call chunk's arguments stop before their JSON ends. Such
- * calls are not ones a resumed run would execute.
+ * Whether the message was saved mid-stream: a call's input streamed into its content (Anthropic's
+ * `input_json_delta`, v1 `tool_call_chunk`) stops before its JSON ends, or a call chunk's arguments do. Such
+ * calls are not ones a resumed run would execute, and their blocks no provider accepts. A reply streamed to its
+ * end keeps those blocks too (ChatAnthropic, under `streamMode: "messages"`), whole: it is left as stored.
  */
 export function hasStreamLeftovers(message: unknown): boolean {
   const m = message as Loose;
   const content = m.content;
-  if (Array.isArray(content)) for (let i = 0; i < content.length; i++) if (isStreamOnlyBlock(content[i])) return true;
+  if (Array.isArray(content)) {
+    for (let i = 0; i < content.length; i++) {
+      const block = content[i] as Block | null;
+      if (isStreamOnlyBlock(block) && isCutOff(streamedInput(content, block!.index))) return true;
+    }
+  }
   const chunks = m.tool_call_chunks;
   if (!Array.isArray(chunks)) return false;
   for (let i = 0; i < chunks.length; i++) if (isCutOff((chunks[i] as Loose | null)?.args)) return true;
@@ -282,6 +287,18 @@ function isCutOff(args: unknown): boolean {
   } catch {
     return true;
   }
+}
+
+/** The input streamed for the call at `index`: its `tool_use` block's string input, then each delta's. */
+function streamedInput(content: readonly unknown[], index: unknown): string {
+  let joined = "";
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i] as Block | null;
+    if (block?.index !== index) continue;
+    const part = block.type === "tool_call_chunk" ? block.args : block.input;
+    if (typeof part === "string") joined += part;
+  }
+  return joined;
 }
 
 /** Whether a content block is one only a stream carries (see {@link hasStreamLeftovers}). */

@@ -96,8 +96,9 @@ export const PATTERNS = Object.freeze({
   M: {
     kind: "unfinished-stream-chunk",
     shape:
-      "an AIMessage saved mid-stream: content blocks only a stream carries (input_json_delta, tool_call_chunk), " +
-      "which no provider accepts, or call chunks whose arguments are cut off",
+      "an AIMessage saved mid-stream: a call's input streamed into content blocks only a stream carries " +
+      "(input_json_delta, tool_call_chunk) stops before its JSON ends, or a call chunk's arguments do; no provider " +
+      "accepts such blocks (a reply streamed to its end keeps them whole, and is left as stored)",
     repair:
       "rewrite a plain copy without those blocks; its calls stay in tool_calls (as far as they parse) and are " +
       "answered as B, even at the end: no run executes a call that never finished streaming",

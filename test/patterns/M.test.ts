@@ -76,4 +76,34 @@ describe("pattern M: a reply saved mid-stream", () => {
     const finished = [human("h1"), done];
     expect(repairMessages(finished, { tail: "preserve" }).messages).toBe(finished);
   });
+
+  it("leaves a reply streamed to its end as stored: ChatAnthropic keeps each call's whole input_json_delta", () => {
+    // What ChatAnthropic stores for a streamed call: the tool_use block, then its input delta at the same index.
+    const streamed = new AIMessage({
+      id: "a1",
+      content: [
+        { type: "text", text: "Asking first. ", index: 0 },
+        { type: "tool_use", id: "c1", name: "confirm", input: "", index: 1 },
+        { type: "input_json_delta", input: '{"to":"bob"}', index: 1 },
+      ] as never,
+      tool_calls: [{ id: "c1", name: "confirm", args: { to: "bob" }, type: "tool_call" }],
+    });
+    const paused = [human("h1"), streamed];
+    expect(repairMessages(paused, { tail: "preserve" }).messages).toBe(paused);
+    const answered = [human("h1"), streamed, result("t1", "c1"), new AIMessage({ id: "a2", content: "Sent." })];
+    expect(repairMessages(answered).repairs).toEqual([]);
+
+    const cut = new AIMessage({
+      ...streamed,
+      content: [
+        { type: "tool_use", id: "c1", name: "confirm", input: "", index: 1 },
+        { type: "input_json_delta", input: '{"to":"b', index: 1 },
+      ] as never,
+    });
+    expect(repairMessages([human("h1"), cut], { tail: "preserve" }).repairs.map((r) => r.code)).toEqual([
+      "M",
+      "B",
+      "C",
+    ]);
+  });
 });

@@ -6,7 +6,7 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { tool } from "@langchain/core/tools";
+import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import {
   END,
   type MemorySaver,
@@ -74,6 +74,17 @@ function agentTools(stop: ToolStop, onStop: () => void) {
   return [search, lookup];
 }
 
+/** The StateGraph agent over `model` with the prebuilt ToolNode running `tools`; compile it with or without a checkpointer. */
+export function toolNodeAgent(model: BaseChatModel, tools: StructuredToolInterface[]) {
+  const bound = model.bindTools!(tools);
+  return new StateGraph(MessagesAnnotation)
+    .addNode("agent", async (state) => ({ messages: [await bound.invoke(state.messages)] }))
+    .addNode("tools", new ToolNode(tools))
+    .addEdge(START, "agent")
+    .addConditionalEdges("agent", toolsCondition, ["tools", END])
+    .addEdge("tools", "agent");
+}
+
 /** A compiled agent of `kind` over `model` and `checkpointer`. */
 export function buildAgent(
   kind: AgentKind,
@@ -84,14 +95,7 @@ export function buildAgent(
 ) {
   const tools = agentTools(stop, onStop);
   if (kind === "createAgent") return createAgent({ model, tools, checkpointer });
-  const bound = model.bindTools!(tools);
-  return new StateGraph(MessagesAnnotation)
-    .addNode("agent", async (state) => ({ messages: [await bound.invoke(state.messages)] }))
-    .addNode("tools", new ToolNode(tools))
-    .addEdge(START, "agent")
-    .addConditionalEdges("agent", toolsCondition, ["tools", END])
-    .addEdge("tools", "agent")
-    .compile({ checkpointer });
+  return toolNodeAgent(model, tools).compile({ checkpointer });
 }
 
 type Agent = ReturnType<typeof buildAgent>;
