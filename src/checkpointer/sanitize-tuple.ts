@@ -22,12 +22,14 @@ export interface TupleRepairSettings {
  * channels; the rest of a delta channel is repaired by `DeltaReads`). Returns the tuple itself when no
  * channel needs repair; otherwise a new tuple sharing everything unchanged
  * with the input, which is never mutated. When the tail is repaired, finished
- * tool results stranded in `pendingWrites` are moved into the history.
+ * tool results stranded in `pendingWrites` are moved into the history, and so are those stranded in
+ * `earlier` (see {@link strandedEarlier}).
  */
 export function sanitizeTuple(
   tuple: CheckpointTuple,
   tail: TailMode,
   settings: TupleRepairSettings,
+  earlier: readonly CheckpointTuple[] = [],
 ): { tuple: CheckpointTuple; repaired: ChannelRepairs[] } {
   const values = tuple.checkpoint.channel_values ?? {};
   let repairedValues: Record<string, unknown> | undefined;
@@ -40,7 +42,8 @@ export function sanitizeTuple(
     // repairMessages returns anything that is not a message list unchanged; this skips the obvious cases cheaply.
     if (!Array.isArray(value) || value.length === 0) continue;
     const stranded = tail === "repair" ? strandedResults(pendingWrites, channel) : undefined;
-    const result = repairMessages(value, { ...settings.repair, tail, recoveredResults: stranded?.messages });
+    const recoveredResults = stranded && [...stranded.messages, ...strandedEarlier(tuple, earlier, channel)];
+    const result = repairMessages(value, { ...settings.repair, tail, recoveredResults });
     if (result.repairs.length === 0) continue;
     repairedValues ??= { ...values };
     repairedValues[channel] = isDeltaSnapshot(stored) ? deltaSnapshot(result.messages) : result.messages;
@@ -56,4 +59,21 @@ export function sanitizeTuple(
     },
     repaired,
   };
+}
+
+/**
+ * The results stranded in the pending writes of `earlier` (the tuple's ancestors, nearest first) for as long as
+ * `channel` kept its version. A run cancelled right after its input checkpoint leaves a checkpoint whose list a
+ * read repaired for it, with the results that read took from its parent's pending writes; a saver that stores a
+ * channel only when its version changes (Postgres, Redis) kept the list as it was, and the results stay on the
+ * parent.
+ */
+function strandedEarlier(tuple: CheckpointTuple, earlier: readonly CheckpointTuple[], channel: string): unknown[] {
+  const version = tuple.checkpoint.channel_versions[channel];
+  const found: unknown[] = [];
+  for (const ancestor of earlier) {
+    if (ancestor.checkpoint.channel_versions[channel] !== version) break;
+    found.push(...strandedResults(ancestor.pendingWrites, channel).messages);
+  }
+  return found;
 }

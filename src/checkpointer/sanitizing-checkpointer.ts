@@ -26,6 +26,9 @@ import { runContextOf, type ThreadActivity } from "./run-context.js";
 import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "./sanitize-tuple.js";
 import { tailModeForGetTuple, tailModeForList, type ReadKnowledge } from "./tail-policy.js";
 
+/** How many input checkpoints in a row a read looks past for stranded results (runs cancelled right after their input). */
+const MAX_INPUT_ANCESTORS = 8;
+
 /** Reported through `onRepair` for each channel a read repaired. */
 export interface RepairEvent {
   /** `getTuple` or `list`; `getDeltaChannelHistory` for a delta channel (`MessagesDeltaValue`). */
@@ -167,10 +170,17 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const policy = policyFor(config, this.policy);
+    // Taken before the read: a run in flight now may end before the saver answers with its mid-run snapshot.
+    const threadId = config.configurable?.thread_id;
+    const runInFlight = threadId !== undefined && this.activity?.isRunning(String(threadId)) === true;
     const tuple = await this.inner.getTuple(config);
     if (tuple === undefined) return undefined;
-    const tail = await tailModeForGetTuple(policy, config, tuple, this.knowledge(tuple));
-    return this.decisions.record(this.sanitize(tuple, tail, "getTuple"), decisionFor(tuple, tail, policy === "auto"));
+    const tail = await tailModeForGetTuple(policy, config, tuple, this.knowledge(tuple, runInFlight));
+    const earlier = tail === "repair" ? await this.inputAncestors(tuple) : undefined;
+    return this.decisions.record(
+      this.sanitize(tuple, tail, "getTuple", earlier),
+      decisionFor(tuple, tail, policy === "auto"),
+    );
   }
 
   override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
@@ -218,21 +228,39 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   }
 
   /** What a `getTuple` of `tuple` knows beyond it: the graph's breakpoints, the runs in flight, its parent. */
-  private knowledge(tuple: CheckpointTuple): ReadKnowledge {
+  private knowledge(tuple: CheckpointTuple, runInFlight: boolean): ReadKnowledge {
     return {
       breakpoints: this.breakpoints,
       activity: this.activity,
+      runInFlight,
       parent: async () => (tuple.parentConfig ? this.inner.getTuple(tuple.parentConfig) : undefined),
     };
+  }
+
+  /**
+   * The ancestors of an input checkpoint up to the checkpoint its input followed: when runs were cancelled right
+   * after storing their input, the results the first of them recovered may still sit in that checkpoint's pending
+   * writes (see `sanitizeTuple`). Empty for any other checkpoint, so a read pays for this only then.
+   */
+  private async inputAncestors(tuple: CheckpointTuple): Promise<CheckpointTuple[]> {
+    const ancestors: CheckpointTuple[] = [];
+    for (let at = tuple; at.metadata?.source === "input" && at.parentConfig !== undefined; ) {
+      if (ancestors.length >= MAX_INPUT_ANCESTORS) break;
+      const parent = await this.inner.getTuple(at.parentConfig);
+      if (parent === undefined) break;
+      ancestors.push((at = parent));
+    }
+    return ancestors;
   }
 
   private sanitize(
     tuple: CheckpointTuple,
     tail: TailMode | "off",
     operation: RepairEvent["operation"],
+    earlier?: readonly CheckpointTuple[],
   ): CheckpointTuple {
     if (tail === "off") return tuple;
-    const { tuple: result, repaired } = sanitizeTuple(tuple, tail, this.settings);
+    const { tuple: result, repaired } = sanitizeTuple(tuple, tail, this.settings, earlier);
     const configurable = tuple.config.configurable ?? {};
     this.report(operation, configurable, configurable.checkpoint_id ?? tuple.checkpoint.id, tail, repaired);
     return result;

@@ -17,6 +17,8 @@ export interface ReadKnowledge {
   breakpoints: Breakpoints | undefined;
   /** The runs `sanitizeGraph` serves in this process, when it built the checkpointer. */
   activity: ThreadActivity | undefined;
+  /** Whether a run was in flight on the thread, in this process, when the read started. */
+  runInFlight: boolean;
   /** Reads the tuple's parent checkpoint (only for `interruptAfter`). */
   parent(): Promise<CheckpointTuple | undefined>;
 }
@@ -66,13 +68,15 @@ export async function tailModeForGetTuple(
 async function stoppedToContinue(
   config: RunnableConfig,
   tuple: CheckpointTuple,
-  { breakpoints, activity, parent }: ReadKnowledge,
+  { breakpoints, activity, runInFlight, parent }: ReadKnowledge,
 ): Promise<boolean> {
   if (config.configurable?.checkpoint_id !== undefined) return true;
   const source = tuple.metadata?.source;
   if (source === "update" || source === "fork") return true;
   if (hasPendingInterrupt(tuple.pendingWrites)) return true;
-  if (activity !== undefined && runContextOf(config) === undefined && heldByRun(activity, tuple)) return true;
+  if (activity !== undefined && runContextOf(config) === undefined && (runInFlight || heldByRun(activity, tuple))) {
+    return true;
+  }
   return pausedAtBreakpoint(tuple, breakpoints, parent);
 }
 

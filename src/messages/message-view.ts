@@ -294,7 +294,7 @@ function streamedInput(content: readonly unknown[], index: unknown): string {
   let joined = "";
   for (let i = 0; i < content.length; i++) {
     const block = content[i] as Block | null;
-    if (block?.index !== index) continue;
+    if (!block || block.index !== index) continue;
     const part = block.type === "tool_call_chunk" ? block.args : block.input;
     if (typeof part === "string") joined += part;
   }
