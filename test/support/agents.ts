@@ -2,6 +2,7 @@
  * The scenario's agent built as apps build it today: with `createAgent` from `langchain` (v1), or with
  * `createDeepAgent` from `deepagents` (which adds its own middleware, PatchToolCalls among them).
  */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createDeepAgent } from "deepagents";
@@ -36,7 +37,8 @@ export const langchainTools = (fns: Record<string, ToolFn>) =>
   );
 
 export interface AgentOptions {
-  model: StrictChatModel;
+  /** A strict fake model (see `agentModel`) or a real provider client. */
+  model: BaseChatModel;
   tools?: Record<string, ToolFn>;
   checkpointer: BaseCheckpointSaver;
   middleware?: AgentMiddleware[];

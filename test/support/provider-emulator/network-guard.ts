@@ -16,7 +16,9 @@ const byteLevelEncoding = () => ({
 export function guardNetwork(): () => void {
   const original = globalThis.fetch;
   globalThis.fetch = async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
+    // A Request may come from another implementation than the global one (@hono/node-server replaces it in a
+    // process that serves an Agent Server): read its url, not its string.
+    const url = new URL(typeof input === "object" && "url" in input ? input.url : String(input));
     if (url.hostname === TIKTOKEN_HOST) return Response.json(byteLevelEncoding());
     if (url.hostname !== "127.0.0.1" && url.hostname !== "localhost") {
       throw new Error(`a wire test tried to reach ${url.origin}: point the client at the emulator`);

@@ -14,6 +14,8 @@ export interface ScriptedReply {
   thinking?: string;
   /** Stream the first text chunk, then hold the response open until the client goes away. */
   hang?: boolean;
+  /** Wait this long before each streamed frame (or before a JSON body), so a reply takes time to arrive. */
+  frameDelayMs?: number;
 }
 
 /** The last entry of the history a request carries: what a script usually decides on. */

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setTimeout as delay } from "node:timers/promises";
 import { guardNetwork } from "./network-guard.js";
 import type { LastTurn, Rejection, Script, ScriptedReply } from "./script.js";
 
@@ -100,8 +101,12 @@ export class ProviderEmulator {
       }
       const reply = this.script(api.lastTurn(body));
       const nextId = () => ++this.ids;
+      // With a delay, each frame waits for it; a client that went away meanwhile (a cancelled run) gets nothing more.
+      const { frameDelayMs } = reply;
+      const gone = async (ms: number) => (await delay(ms), res.destroyed);
       if (!route.stream) {
-        if (reply.hang) return; // the client gives up when the run is cancelled
+        // The client gives up when the run is cancelled.
+        if (reply.hang || (frameDelayMs !== undefined && (await gone(frameDelayMs)))) return;
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify(api.json(reply, nextId)));
         return;
@@ -109,7 +114,10 @@ export class ProviderEmulator {
       const streamed = api.stream(reply, nextId);
       res.writeHead(200, { "content-type": streamed.contentType });
       const frames = reply.hang ? streamed.frames.slice(0, streamed.beforeHang) : streamed.frames;
-      for (const frame of frames) res.write(frame);
+      for (const frame of frames) {
+        if (frameDelayMs !== undefined && (await gone(frameDelayMs))) return;
+        res.write(frame);
+      }
       if (!reply.hang) res.end();
       return;
     }

@@ -1,0 +1,172 @@
+/** The soak's options: parsed from the command line, with defaults that make a full soak, and the replay command. */
+import { CLIENTS, type Client } from "../test/support/provider-emulator/index.js";
+import { BACKENDS, type Backend } from "./backends.js";
+import { GRAPH_KINDS, type GraphKind } from "./graphs.js";
+import type { ThreadOptions } from "./thread.js";
+
+export interface SoakOptions extends ThreadOptions {
+  seed: string;
+  /** In-process cancellations to reach, spread evenly over the backends. */
+  cancellations: number;
+  /** Threads in flight at once on each backend, through one SanitizingCheckpointer and one saver. */
+  threads: number;
+  backends: Backend[];
+  clients: Client[];
+  graphs: GraphKind[];
+  /** Run the in-process part / the Agent Server part. */
+  inProcess: boolean;
+  server: boolean;
+  /** Cancellations to reach on the Agent Server, and its threads in flight. */
+  serverCancellations: number;
+  serverThreads: number;
+  /** Replay only these thread numbers (of each backend, or of the server). */
+  only: number[] | undefined;
+  /** Milliseconds between two streamed frames of a reply. */
+  frameDelayMs: number;
+  /** The share of threads that are never cancelled and read through the sanitizer and raw. */
+  controlShare: number;
+  /** Milliseconds between two samples of the heap and the latency. */
+  sampleEveryMs: number;
+  /** Write docs/reliability.md's figures and docs/images/reliability.svg. */
+  writeSummary: boolean;
+  /** Print progress to stderr. */
+  verbose: boolean;
+  /** Keep each thread's saver calls and repairs, printed with its failures. */
+  trace: boolean;
+}
+
+export const DEFAULTS: Omit<SoakOptions, "seed"> = {
+  cancellations: 10_000,
+  threads: 50,
+  backends: [...BACKENDS],
+  clients: [...CLIENTS],
+  graphs: [...GRAPH_KINDS],
+  inProcess: true,
+  server: true,
+  serverCancellations: 400,
+  serverThreads: 10,
+  only: undefined,
+  maxToolMs: 150,
+  frameDelayMs: 3,
+  cancelShare: 0.6,
+  maxActions: 5,
+  controlShare: 0.1,
+  sampleEveryMs: 5000,
+  writeSummary: false,
+  verbose: true,
+  trace: false,
+};
+
+const USAGE = `npm run chaos -- [options]
+
+  --seed S                   replay a seed (default: a new one, printed)
+  --cancellations N          in-process cancellations, over all backends (default ${DEFAULTS.cancellations})
+  --threads N                threads in flight per backend (default ${DEFAULTS.threads})
+  --backends a,b             of ${BACKENDS.join(", ")} (default all)
+  --clients a,b              of ${CLIENTS.join(", ")} (default all)
+  --graphs a,b               of ${GRAPH_KINDS.join(", ")} (default all)
+  --server-cancellations N   cancellations on the Agent Server (default ${DEFAULTS.serverCancellations})
+  --server-threads N         threads in flight on the Agent Server (default ${DEFAULTS.serverThreads})
+  --only-server, --no-server the Agent Server part alone, or without it
+  --only N,M                 replay only these thread numbers (printed with each failure)
+  --write-summary            write docs/reliability.md's figures and docs/images/reliability.svg
+  --trace                    print each failing thread's saver calls, repairs and actions
+  --quiet                    no progress lines`;
+
+function list<T extends string>(name: string, value: string, allowed: readonly T[]): T[] {
+  const items = value.split(",").filter(Boolean);
+  const unknown = items.filter((item) => !allowed.includes(item as T));
+  if (unknown.length > 0) throw new Error(`--${name}: unknown ${unknown.join(", ")} (one of ${allowed.join(", ")})`);
+  return items as T[];
+}
+
+function count(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} takes a whole number, got ${value}`);
+  return n;
+}
+
+/** Parses `argv` (the arguments after the script). Throws with the usage on a bad option. */
+export function parseOptions(argv: readonly string[]): SoakOptions {
+  const options: SoakOptions = { ...DEFAULTS, seed: String(Date.now() % 1_000_000_007) };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value\n\n${USAGE}`);
+      return v;
+    };
+    switch (flag) {
+      case "--seed":
+        options.seed = value();
+        break;
+      case "--cancellations":
+        options.cancellations = count("cancellations", value());
+        break;
+      case "--threads":
+        options.threads = Math.max(1, count("threads", value()));
+        break;
+      case "--backends":
+        options.backends = list("backends", value(), BACKENDS);
+        break;
+      case "--clients":
+        options.clients = list("clients", value(), CLIENTS);
+        break;
+      case "--graphs":
+        options.graphs = list("graphs", value(), GRAPH_KINDS);
+        break;
+      case "--server-cancellations":
+        options.serverCancellations = count("server-cancellations", value());
+        break;
+      case "--server-threads":
+        options.serverThreads = Math.max(1, count("server-threads", value()));
+        break;
+      case "--only-server":
+        options.inProcess = false;
+        options.server = true;
+        break;
+      case "--no-server":
+        options.server = false;
+        break;
+      case "--only":
+        options.only = value()
+          .split(",")
+          .map((n) => count("only", n));
+        break;
+      case "--write-summary":
+        options.writeSummary = true;
+        break;
+      case "--trace":
+        options.trace = true;
+        break;
+      case "--quiet":
+        options.verbose = false;
+        break;
+      case "--help":
+      case "-h":
+        throw new Error(USAGE);
+      default:
+        throw new Error(`unknown option ${flag}\n\n${USAGE}`);
+    }
+  }
+  return options;
+}
+
+/** The command that replays `options` (with `only`, just those threads). */
+export function replayCommand(options: SoakOptions, only?: readonly number[]): string {
+  const args = [`--seed ${options.seed}`];
+  const differs = <K extends keyof SoakOptions>(key: K) =>
+    JSON.stringify(options[key]) !== JSON.stringify(DEFAULTS[key as keyof typeof DEFAULTS]);
+  if (differs("cancellations")) args.push(`--cancellations ${options.cancellations}`);
+  if (differs("threads")) args.push(`--threads ${options.threads}`);
+  if (differs("backends")) args.push(`--backends ${options.backends.join(",")}`);
+  if (differs("clients")) args.push(`--clients ${options.clients.join(",")}`);
+  if (differs("graphs")) args.push(`--graphs ${options.graphs.join(",")}`);
+  if (differs("serverCancellations")) args.push(`--server-cancellations ${options.serverCancellations}`);
+  if (differs("serverThreads")) args.push(`--server-threads ${options.serverThreads}`);
+  if (!options.inProcess) args.push("--only-server");
+  else if (!options.server) args.push("--no-server");
+  const threads = only ?? options.only;
+  if (threads && threads.length > 0) args.push(`--only ${threads.join(",")}`);
+  return `npm run chaos -- ${args.join(" ")}`;
+}

@@ -1,0 +1,104 @@
+/**
+ * What a chaos run prints and publishes: the table of the issue's figures, where the cancellations landed, what
+ * was observed of LangGraph, the providers and the server, and each failure with the command that replays it.
+ */
+import { heapGrowth, type Metrics, type Tally } from "./metrics.js";
+import type { ChaosResult } from "./chaos.js";
+import { BACKENDS, BACKEND_LABELS, type Backend } from "./backends.js";
+import { replayCommand, type SoakOptions } from "./options.js";
+
+const ms = (n: number) => (Number.isNaN(n) ? "–" : n < 1 ? n.toFixed(3) : n.toFixed(2));
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** The figures of the issue as a Markdown table, with their goals. */
+export function figuresTable({ metrics, seconds }: ChaosResult): string {
+  const { zero } = metrics;
+  const heap = heapGrowth(metrics.samples);
+  const threads = [...metrics.threads.counts].map(([phase, n]) => `${phase} ${count(n)}`).join(", ");
+  const rows: [string, string, string][] = [
+    ["threads", `${count(metrics.threads.total)} (${threads}); ${count(metrics.controlThreads)} control`, "—"],
+    ["runs", count(metrics.turns), "—"],
+    ["cancellations", count(metrics.totalCancellations), "≥ 10,000 in a full soak"],
+    ["next turns rejected", count(zero.rejected), "0"],
+    ["real results lost", `${count(zero.lost)} (of ${count(metrics.realResultsChecked)} checked)`, "0"],
+    ["calls answered twice", count(zero.answeredTwice), "0"],
+    ["control diffs", `${count(zero.controlDiffs)} (of ${count(metrics.controlReads)} reads compared)`, "0"],
+    [
+      "heap growth over the run",
+      heap
+        ? `${heap.growth >= 0 ? "+" : ""}${heap.growth.toFixed(1)} MB (${heap.first.toFixed(0)} → ${heap.last.toFixed(0)} MB, ` +
+          `first vs last quarter); wrapper maps at most ${JSON.stringify(metrics.mapMax)}`
+        : "too short to tell",
+      "bounded",
+    ],
+    ["duration", `${(seconds / 60).toFixed(1)} min`, "—"],
+  ];
+  return table(["figure", "measured", "goal"], rows);
+}
+
+/** `getTuple` latency per backend under concurrency: through the sanitizer and the saver's own. */
+export function latencyTable(metrics: Metrics): string {
+  const rows: string[][] = [];
+  for (const [phase, series] of metrics.latency) {
+    const { sanitized, raw } = { sanitized: series.sanitized.total, raw: series.raw.total };
+    if (sanitized.count === 0 && raw.count === 0) continue;
+    rows.push([
+      phase,
+      count(sanitized.count),
+      `${ms(sanitized.quantile(0.5))} / ${ms(sanitized.quantile(0.99))}`,
+      raw.count > 0 ? `${ms(raw.quantile(0.5))} / ${ms(raw.quantile(0.99))}` : "–",
+    ]);
+  }
+  return table(["backend", "reads", "sanitized p50 / p99 (ms)", "saver's own p50 / p99 (ms)"], rows);
+}
+
+/** Cancellations by one dimension, most first. */
+export function tallyTable(name: string, tally: Tally): string {
+  const rows = [...tally.counts].sort(([, a], [, b]) => b - a).map(([key, n]) => [key, count(n)]);
+  return table([name, "cancellations"], rows);
+}
+
+/** What was seen of LangGraph, the providers and the server: counted, never a sanitizer failure. */
+export function observedTable(metrics: Metrics): string {
+  const rows = [...metrics.observed.counts].sort(([a], [b]) => a.localeCompare(b)).map(([key, n]) => [key, count(n)]);
+  return table(["observed", "times"], rows);
+}
+
+/** The command that replays the thread a failure names (`<backend>-<n>` or `server-<n>`). */
+export function replayOf(options: SoakOptions, thread: string): string {
+  const match = /^(.*)-(\d+)$/.exec(thread);
+  if (!match) return replayCommand(options);
+  const [, where, n] = match;
+  const index = Number(n);
+  if (where === "server") return replayCommand({ ...options, inProcess: false, server: true }, [index]);
+  if (!BACKENDS.includes(where as Backend)) return replayCommand(options);
+  return replayCommand({ ...options, backends: [where as Backend], server: false }, [index]);
+}
+
+/** The whole report, as printed at the end of a run. */
+export function report(result: ChaosResult): string {
+  const { metrics, options } = result;
+  const parts = [
+    `seed ${options.seed}: ${result.backends.map((b) => BACKEND_LABELS[b]).join(", ") || "no in-process backend"}` +
+      `${options.server ? " and the Agent Server" : ""}`,
+    figuresTable(result),
+    latencyTable(metrics),
+    tallyTable("where the cancellation landed", metrics.cancellations.landing),
+    tallyTable("client", metrics.cancellations.client),
+    tallyTable("graph", metrics.cancellations.graph),
+    tallyTable("durability", metrics.cancellations.durability),
+    observedTable(metrics),
+  ];
+  for (const failure of metrics.failures) {
+    parts.push(
+      `${failure.figure} on ${failure.thread}: ${failure.detail}\n  replay: ${replayOf(options, failure.thread)}`,
+    );
+  }
+  parts.push(metrics.failed ? `FAILED. Replay the whole run: ${replayCommand(options)}` : "All four figures are zero.");
+  return parts.join("\n\n");
+}
+
+function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
