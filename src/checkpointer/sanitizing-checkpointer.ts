@@ -244,7 +244,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
    */
   private async inputAncestors(tuple: CheckpointTuple): Promise<CheckpointTuple[]> {
     const ancestors: CheckpointTuple[] = [];
-    for (let at = tuple; at.metadata?.source === "input" && at.parentConfig !== undefined; ) {
+    for (let at = tuple; at.metadata?.source === "input" && at.parentConfig !== undefined;) {
       if (ancestors.length >= MAX_INPUT_ANCESTORS) break;
       const parent = await this.inner.getTuple(at.parentConfig);
       if (parent === undefined) break;
