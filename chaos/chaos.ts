@@ -9,6 +9,7 @@ import { Metrics } from "./metrics.js";
 import { Traces } from "./trace.js";
 import { chaosScript } from "./model.js";
 import type { SoakOptions } from "./options.js";
+import { replayOf } from "./report.js";
 import { soakServer } from "./server.js";
 import { drainRequests, soakBackend, wrapperMaps, type SoakState } from "./soak.js";
 
@@ -44,6 +45,8 @@ export async function runChaos(
   };
   process.on("unhandledRejection", unhandled);
   metrics.traces = new Traces(options.trace);
+  metrics.onFailure = ({ figure, thread, detail }) =>
+    log(`FAILED ${figure} on ${thread}: ${detail.slice(0, 400)}\n  replay: ${replayOf(options, thread)}`);
   const backends = options.inProcess ? await availableBackends(options.backends) : [];
   const emulator = await startEmulator();
   emulator.script = chaosScript(options.frameDelayMs);

@@ -117,9 +117,13 @@ export class Metrics {
     }
   }
 
+  /** Called with each failure as it happens (the soak prints it at once, with its replay command). */
+  onFailure: (failure: Failure) => void = () => {};
+
   fail(figure: keyof Metrics["zero"], thread: string, detail: string): void {
     this.zero[figure]++;
     this.example(figure, thread, detail);
+    this.onFailure({ figure, thread, detail });
   }
 
   /** Keeps `detail` (and the thread's trace, when kept) as an example of `figure`, unless it has enough. */

@@ -108,8 +108,10 @@ async function episode(t: ServerThread, flow: Flow, first: unknown, next: unknow
     await sleep(afterMs);
     stop.abort();
     await reading;
-    if (run) await sdk.runs.join(thread, run);
-    return { ...(run ? await statusOf(t, run) : { status: "not started" }), next: [] };
+    // Dropped before its metadata arrived, the run may still have been created: wait for every run of the thread.
+    const runs = run ? [run] : (await sdk.runs.list(thread)).map((r) => r.run_id);
+    for (const id of runs) await sdk.runs.join(thread, id);
+    return { ...(runs[0] ? await statusOf(t, runs[0]) : { status: "not started" }), next: [] };
   }
   const run = (await sdk.runs.create(thread, assistant, { input, config })).run_id;
   await sleep(afterMs);

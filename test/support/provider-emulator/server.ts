@@ -75,9 +75,11 @@ export class ProviderEmulator {
 
   async close(): Promise<void> {
     this.restoreNetwork();
-    // Hung streams would keep close() waiting.
+    // Stop accepting first, then end what is open: hung streams, and clients still running (a run that ignores its
+    // cancel), would keep close() waiting.
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closed;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
