@@ -60,6 +60,9 @@ export class ProviderEmulator {
   static async start(apis: readonly ProviderApi[]): Promise<ProviderEmulator> {
     // Requests arrive only once the server listens, by when `emulator` exists.
     const server = createServer((req, res) => void emulator.handle(req, res));
+    // Node closes an idle keep-alive socket after 5 s, and a client that reuses it at that instant gets "socket
+    // hang up" (the AWS SDK keeps sockets with no idle timeout of its own). close() ends them all anyway.
+    server.keepAliveTimeout = 0;
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const emulator = new ProviderEmulator(server, apis, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
     emulator.restoreNetwork = guardNetwork();
