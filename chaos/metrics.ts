@@ -165,10 +165,19 @@ export class Metrics {
 /** Heap growth between the first and the last quarter of `samples` (means of each quarter, in MB). */
 export function heapGrowth(samples: readonly Sample[]): { first: number; last: number; growth: number } | undefined {
   if (samples.length < 4) return undefined;
-  const start = samples[0]!.t;
-  const span = samples.at(-1)!.t - start;
-  const mean = (xs: Sample[]) => xs.reduce((sum, s) => sum + s.heapMb, 0) / xs.length;
-  const first = mean(samples.filter((s) => s.t - start <= span / 4));
-  const last = mean(samples.filter((s) => s.t - start >= (3 * span) / 4));
+  const quarter = Math.max(1, Math.floor(samples.length / 4));
+  const mean = (xs: readonly Sample[]) => xs.reduce((sum, s) => sum + s.heapMb, 0) / xs.length;
+  const first = mean(samples.slice(0, quarter));
+  const last = mean(samples.slice(-quarter));
   return { first, last, growth: last - first };
+}
+
+/**
+ * {@link heapGrowth} within each phase (a backend, the Agent Server): each loads its own clients and pools, so the
+ * heap steps between phases; what the wrapper would leak shows as growth inside one.
+ */
+export function heapGrowthByPhase(samples: readonly Sample[]): { phase: string; growth: number | undefined }[] {
+  const phases = new Map<string, Sample[]>();
+  for (const sample of samples) phases.set(sample.phase, [...(phases.get(sample.phase) ?? []), sample]);
+  return [...phases].map(([phase, of]) => ({ phase, growth: heapGrowth(of)?.growth }));
 }

@@ -2,7 +2,7 @@
  * What a chaos run prints and publishes: the table of the issue's figures, where the cancellations landed, what
  * was observed of LangGraph, the providers and the server, and each failure with the command that replays it.
  */
-import { heapGrowth, type Metrics, type Tally } from "./metrics.js";
+import { heapGrowth, heapGrowthByPhase, type Metrics, type Tally } from "./metrics.js";
 import type { ChaosResult } from "./chaos.js";
 import { BACKENDS, BACKEND_LABELS, type Backend } from "./backends.js";
 import { replayCommand, type SoakOptions } from "./options.js";
@@ -14,6 +14,11 @@ const count = (n: number) => n.toLocaleString("en-US");
 export function figuresTable({ metrics, seconds }: ChaosResult): string {
   const { zero } = metrics;
   const heap = heapGrowth(metrics.samples);
+  const mb = (n: number) => `${n >= 0 ? "+" : ""}${n.toFixed(1)} MB`;
+  const byPhase = heapGrowthByPhase(metrics.samples)
+    .filter(({ growth }) => growth !== undefined)
+    .map(({ phase, growth }) => `${phase} ${mb(growth!)}`)
+    .join(", ");
   const threads = [...metrics.threads.counts].map(([phase, n]) => `${phase} ${count(n)}`).join(", ");
   const rows: [string, string, string][] = [
     ["threads", `${count(metrics.threads.total)} (${threads}); ${count(metrics.controlThreads)} control`, "—"],
@@ -24,10 +29,11 @@ export function figuresTable({ metrics, seconds }: ChaosResult): string {
     ["calls answered twice", count(zero.answeredTwice), "0"],
     ["control diffs", `${count(zero.controlDiffs)} (of ${count(metrics.controlReads)} reads compared)`, "0"],
     [
-      "heap growth over the run",
+      "heap growth (after a full GC, first vs last quarter)",
       heap
-        ? `${heap.growth >= 0 ? "+" : ""}${heap.growth.toFixed(1)} MB (${heap.first.toFixed(0)} → ${heap.last.toFixed(0)} MB, ` +
-          `first vs last quarter); wrapper maps at most ${JSON.stringify(metrics.mapMax)}`
+        ? `within each phase: ${byPhase || "too short to tell"}; over the run ${heap.first.toFixed(0)} → ` +
+          `${heap.last.toFixed(0)} MB (each phase loads its own clients); the wrapper's maps at most ` +
+          `${JSON.stringify(metrics.mapMax)}`
         : "too short to tell",
       "bounded",
     ],
