@@ -78,9 +78,7 @@ export function plot(samples: readonly Sample[]): string {
       out.push(
         `<polyline fill="none" stroke="${line.color}" stroke-width="1.5"${line.dash ? ` stroke-dasharray="${line.dash}"` : ""} points="${path}"/>`,
       );
-      out.push(
-        `<text x="${WIDTH - MARGIN.right - 230}" y="${top + 14 + 14 * i}" fill="${line.color}">${line.label}</text>`,
-      );
+      out.push(`<text x="${MARGIN.left + 12}" y="${top + 14 + 14 * i}" fill="${line.color}">${line.label}</text>`);
     });
   };
   panel(MARGIN.top, "Heap used after GC (MB)", [{ label: "heap", color: "#1f77b4", y: (s) => s.heapMb }], false);
