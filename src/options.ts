@@ -57,7 +57,7 @@ export function resolveRepairOptions<Event>(options: SharedRepairOptions<Event>)
 }
 
 /**
- * How a read treats the tail of a history (see the README's tail-policy table).
+ * How a read treats the tail of a history (see docs/tail-policy.md).
  * - `"auto"`: repair the tail only when the tuple shows a run that stopped
  *   midway (pending tasks, no pending interrupt, latest checkpoint, not written
  *   by `updateState`); preserve it otherwise.

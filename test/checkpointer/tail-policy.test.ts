@@ -1,4 +1,4 @@
-// Every row of the README's tail-policy table, on every backend.
+// Every row of the tail-policy table (docs/tail-policy.md), on every backend.
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { END, MessagesAnnotation, START, StateGraph, interrupt, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Time travel and retries behave as on the raw saver, per the README's tail-policy table.
+// Time travel and retries behave as on the raw saver, per the tail-policy table (docs/tail-policy.md).
 import { HumanMessage, ToolMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
