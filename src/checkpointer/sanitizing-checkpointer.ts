@@ -244,8 +244,8 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
    */
   private async inputAncestors(tuple: CheckpointTuple): Promise<CheckpointTuple[]> {
     const ancestors: CheckpointTuple[] = [];
-    for (let at = tuple; at.metadata?.source === "input" && at.parentConfig !== undefined;) {
-      if (ancestors.length >= MAX_INPUT_ANCESTORS) break;
+    let at = tuple;
+    while (ancestors.length < MAX_INPUT_ANCESTORS && at.metadata?.source === "input" && at.parentConfig) {
       const parent = await this.inner.getTuple(at.parentConfig);
       if (parent === undefined) break;
       ancestors.push((at = parent));

@@ -268,8 +268,8 @@ export function hasStreamLeftovers(message: unknown): boolean {
   const content = m.content;
   if (Array.isArray(content)) {
     for (let i = 0; i < content.length; i++) {
-      const block = content[i] as Block | null;
-      if (isStreamOnlyBlock(block) && isCutOff(streamedInput(content, block!.index))) return true;
+      const block = content[i];
+      if (isStreamOnlyBlock(block) && isCutOff(streamedInput(content, block.index))) return true;
     }
   }
   const chunks = m.tool_call_chunks;
@@ -302,7 +302,7 @@ function streamedInput(content: readonly unknown[], index: unknown): string {
 }
 
 /** Whether a content block is one only a stream carries (see {@link hasStreamLeftovers}). */
-export function isStreamOnlyBlock(block: unknown): boolean {
+export function isStreamOnlyBlock(block: unknown): block is Block {
   const type = (block as Block | null)?.type;
   return type === "input_json_delta" || type === "tool_call_chunk";
 }
