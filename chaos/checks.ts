@@ -4,10 +4,9 @@
  */
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
-import { SYNTHETIC_ID_PREFIX } from "../src/index.js";
+import { isSyntheticMessage } from "../src/index.js";
 
 const isTool = (m: unknown): m is ToolMessage => ToolMessage.isInstance(m as BaseMessage);
-const isPlaceholder = (m: ToolMessage) => (m.id ?? "").startsWith(SYNTHETIC_ID_PREFIX);
 const text = (m: ToolMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content));
 
 /** The messages of a tuple's `messages` channel. */
@@ -29,7 +28,7 @@ export function realResults(tuple: CheckpointTuple | undefined): Map<string, Rea
   const found = new Map<string, RealResult>();
   const checkpointId = tuple?.checkpoint.id ?? "";
   const add = (where: RealResult["where"]) => (m: unknown) => {
-    if (isTool(m) && !isPlaceholder(m)) found.set(m.tool_call_id, { content: text(m), where, checkpointId });
+    if (isTool(m) && !isSyntheticMessage(m)) found.set(m.tool_call_id, { content: text(m), where, checkpointId });
   };
   storedMessages(tuple).forEach(add("channel"));
   for (const [, channel, value] of tuple?.pendingWrites ?? []) {
@@ -48,8 +47,8 @@ export function answerOf(
   real: string,
 ): "real" | "placeholder" | "other" | "none" | "call-missing" {
   const answers = messages.filter((m): m is ToolMessage => isTool(m) && m.tool_call_id === callId);
-  if (answers.some((m) => !isPlaceholder(m) && text(m) === real)) return "real";
-  if (answers.some(isPlaceholder)) return "placeholder";
+  if (answers.some((m) => !isSyntheticMessage(m) && text(m) === real)) return "real";
+  if (answers.some(isSyntheticMessage)) return "placeholder";
   if (answers.length > 0) return "other";
   const called = messages.some((m) => AIMessage.isInstance(m) && m.tool_calls?.some((c) => c.id === callId));
   return called ? "none" : "call-missing";
@@ -61,8 +60,7 @@ export function answeredTwice(messages: readonly unknown[]): string[] {
 }
 
 /** Whether a history holds a message the sanitizer inserted. */
-export const holdsRepair = (messages: readonly unknown[]) =>
-  messages.some((m) => ((m as { id?: string }).id ?? "").startsWith(SYNTHETIC_ID_PREFIX));
+export const holdsRepair = (messages: readonly unknown[]) => messages.some(isSyntheticMessage);
 
 function duplicates(ids: readonly string[]): string[] {
   const seen = new Set<string>();

@@ -28,7 +28,7 @@ import { userText } from "./model.js";
 import type { SoakOptions } from "./options.js";
 import { Random } from "./random.js";
 import { SERVER_SIDE } from "./server-graphs.js";
-import { drainRequests, type SoakState } from "./soak.js";
+import { soakThreads, type SoakState } from "./soak.js";
 import { Estimates, callsFor } from "./thread.js";
 import { useTools } from "./tools.js";
 
@@ -146,15 +146,6 @@ export async function soakServer(
   const sdk = new SdkClient({ apiUrl: `http://${server.host}` });
   const root = new Random(options.seed);
   const estimates = new Estimates();
-  const queue = options.only ? [...options.only] : undefined;
-  let nextIndex = 0;
-  const nextThread = () =>
-    queue
-      ? queue.shift()
-      : metrics.cancellations.backend.get(PHASE) < options.serverCancellations
-        ? nextIndex++
-        : undefined;
-
   const soakThread = async (index: number) => {
     const random = root.fork(`server/${index}`);
     const client = random.pick(options.clients);
@@ -220,16 +211,10 @@ export async function soakServer(
       await sdk.threads.delete(thread);
     }
   };
-  const worker = async () => {
-    for (let index = nextThread(); index !== undefined; index = nextThread()) {
-      await soakThread(index);
-      drainRequests(emulator, metrics);
-    }
-  };
   try {
-    await Promise.all(Array.from({ length: options.serverThreads }, worker));
+    const { serverThreads: workers, only, serverCancellations: target } = options;
+    await soakThreads({ workers, only, phase: PHASE, target }, emulator, metrics, soakThread);
   } finally {
-    drainRequests(emulator, metrics);
     await server.cleanup();
     await unregister();
     rmSync(cwd, { recursive: true, force: true });

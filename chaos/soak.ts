@@ -143,7 +143,48 @@ export async function soakBackend(
   const root = new Random(options.seed);
   const estimates = new Estimates();
   const target = Math.ceil(options.cancellations / options.backends.length);
-  const queue = options.only ? [...options.only] : undefined;
+  const soakThread = async (index: number) => {
+    const random = root.fork(`${backend}/${index}`);
+    const client = random.pick(options.clients);
+    const kind = random.pick(options.graphs);
+    const control = random.chance(options.controlShare);
+    const id = `${backend}-${index}`;
+    if (control) controls.add(id);
+    await runThread({
+      id,
+      random,
+      phase,
+      client,
+      kind,
+      control,
+      graph: graphOf(kind, client),
+      raw: rawOf(kind),
+      saver: open.saver,
+      options,
+      metrics,
+      estimates,
+    });
+    controls.delete(id);
+    traces.drop(id);
+  };
+  try {
+    await soakThreads({ workers: options.threads, only: options.only, phase, target }, emulator, metrics, soakThread);
+  } finally {
+    await open.close();
+  }
+}
+
+/**
+ * Runs `soakThread` on thread after thread, `workers` at a time: the `only` threads, or new ones until `phase` has
+ * `target` cancellations. The emulator's requests are checked after each thread, and once more at the end.
+ */
+export async function soakThreads(
+  { workers, only, phase, target }: { workers: number; only?: readonly number[]; phase: string; target: number },
+  emulator: ProviderEmulator,
+  metrics: Metrics,
+  soakThread: (index: number) => Promise<void>,
+): Promise<void> {
+  const queue = only ? [...only] : undefined;
   let nextIndex = 0;
   const nextThread = (): number | undefined => {
     if (queue) return queue.shift();
@@ -151,35 +192,13 @@ export async function soakBackend(
   };
   const worker = async () => {
     for (let index = nextThread(); index !== undefined; index = nextThread()) {
-      const random = root.fork(`${backend}/${index}`);
-      const client = random.pick(options.clients);
-      const kind = random.pick(options.graphs);
-      const control = random.chance(options.controlShare);
-      const id = `${backend}-${index}`;
-      if (control) controls.add(id);
-      await runThread({
-        id,
-        random,
-        phase,
-        client,
-        kind,
-        control,
-        graph: graphOf(kind, client),
-        raw: rawOf(kind),
-        saver: open.saver,
-        options,
-        metrics,
-        estimates,
-      });
-      controls.delete(id);
-      traces.drop(id);
+      await soakThread(index);
       drainRequests(emulator, metrics);
     }
   };
   try {
-    await Promise.all(Array.from({ length: options.threads }, worker));
+    await Promise.all(Array.from({ length: workers }, worker));
   } finally {
     drainRequests(emulator, metrics);
-    await open.close();
   }
 }
