@@ -10,13 +10,13 @@ export const START = "<!-- patterns:start (generated from src/repair/patterns.ts
 export const END = "<!-- patterns:end -->";
 export const README = fileURLToPath(new URL("../README.md", import.meta.url));
 
-/** The Markdown table: one row per pattern, code and kind, shape and repair, as PATTERNS has them. */
+/** The Markdown table: one row per pattern, code and kind, where it applies, shape and repair, as PATTERNS has them. */
 export function patternTable(): string {
   const rows = (Object.keys(PATTERNS) as PatternId[]).map((code) => {
-    const { kind, shape, repair } = PATTERNS[code];
-    return `| ${code} | \`${kind}\` | ${shape} | ${repair} |`;
+    const { kind, shape, repair, applies } = PATTERNS[code];
+    return `| ${code} | \`${kind}\` | ${applies.join(", ")} | ${shape} | ${repair} |`;
   });
-  return ["| code | kind | shape | repair |", "|---|---|---|---|", ...rows].join("\n");
+  return ["| code | kind | applies | shape | repair |", "|---|---|---|---|---|", ...rows].join("\n");
 }
 
 /** The part of `readme` between the markers, or undefined when they are missing. */

@@ -1,6 +1,7 @@
 /** Validation of options, with one wording everywhere, and the per-call policy override. */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { resolveMarkers, type MarkerOption, type MarkerTexts } from "./repair/markers.js";
+import { PROVIDER_RULE_NAMES, type ProviderRules } from "./repair/provider-rules.js";
 import { BRIDGE_ROLES, type BridgeRole } from "./repair/synthetic.js";
 
 /** Throws a `TypeError` naming `name` unless `value` is one of `allowed`. */
@@ -32,11 +33,18 @@ export interface SharedRepairOptions<Event> {
    * not throw.
    */
   onRepair?: (event: Event) => void;
+  /**
+   * Whose role-order rules to repair besides what every provider rejects and what a broken run left: `"bedrock"`,
+   * `"gemini"`, `"anthropic"`, `"mistral"`, `"openai"` (none), or `"strictest"` (all of them, for an app that
+   * switches models). See docs/repairs.md.
+   * @default none: only what every provider rejects, and what a broken run left
+   */
+  provider?: ProviderRules;
 }
 
 /** {@link SharedRepairOptions} once validated: what to pass to `repairMessages`, and the hook. @internal */
 export interface ResolvedRepairOptions<Event> {
-  repair: { markers: Readonly<MarkerTexts>; bridgeRole?: BridgeRole };
+  repair: { markers: Readonly<MarkerTexts>; bridgeRole?: BridgeRole; provider?: ProviderRules };
   onRepair: ((event: Event) => void) | undefined;
 }
 
@@ -49,9 +57,14 @@ export function resolveRepairOptions<Event>(options: SharedRepairOptions<Event>)
     throw new TypeError("onRepair must be a function.");
   }
   if (options.bridgeRole !== undefined) assertOneOf("bridgeRole", options.bridgeRole, BRIDGE_ROLES);
+  if (options.provider !== undefined) assertOneOf("provider", options.provider, PROVIDER_RULE_NAMES);
   const markers = resolveMarkers(options.markers);
   return {
-    repair: { markers, ...(options.bridgeRole !== undefined ? { bridgeRole: options.bridgeRole } : {}) },
+    repair: {
+      markers,
+      ...(options.bridgeRole !== undefined ? { bridgeRole: options.bridgeRole } : {}),
+      ...(options.provider !== undefined ? { provider: options.provider } : {}),
+    },
     onRepair: options.onRepair,
   };
 }

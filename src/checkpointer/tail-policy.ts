@@ -41,7 +41,9 @@ export function nextStepOf(config: RunnableConfig, tuple: CheckpointTuple): Next
  * - a call that continues the pending tasks (`invoke(null)`, `Command`, a subgraph resuming) needs the tail
  *   as it is;
  * - new input discards the pending tasks and answers none of the calls left open (input that holds tool
- *   results is not taken for new input), so the tail is closed for it, also at the end of a finished run;
+ *   results is not taken for new input), so the tail is closed for it: as a broken run's leftovers when tasks
+ *   were pending, and at the end of a finished run only where it is open (calls left unanswered), as
+ *   `"finished"`;
  * - a run that reached its end keeps its tail otherwise: a client may answer calls left there on purpose;
  * - when the call is unknown (a read outside a run, or a checkpointer that does not see the input), the tail
  *   is kept wherever the thread stopped for someone to continue it, and closed where a run broke off or failed.
@@ -54,8 +56,9 @@ export async function tailModeForGetTuple(
 ): Promise<TailMode | "off"> {
   if (policy !== "auto") return policy;
   const next = nextStepOf(config, tuple);
-  if (next !== undefined) return next === "resume" ? "preserve" : "repair";
-  if (!hasPendingTasks(tuple.checkpoint)) return "preserve";
+  const pending = hasPendingTasks(tuple.checkpoint);
+  if (next !== undefined) return next === "resume" ? "preserve" : pending ? "repair" : "finished";
+  if (!pending) return "preserve";
   return (await stoppedToContinue(config, tuple, knowledge)) ? "preserve" : "repair";
 }
 

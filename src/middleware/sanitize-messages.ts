@@ -3,6 +3,7 @@ import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { policyFor, resolveRepairOptions, type SharedRepairOptions } from "../options.js";
 import type { Repair } from "../repair/patterns.js";
+import type { ProviderName, ProviderRules } from "../repair/provider-rules.js";
 import { repairMessages } from "../repair/repair-messages.js";
 
 /** Reported through `onRepair` for each model request the middleware repaired. */
@@ -12,18 +13,48 @@ export interface ModelRequestRepairEvent {
   threadId: string | undefined;
   /** Always `"request"`: the history ends in the input the model is about to answer. */
   tail: "request";
+  /** Whose role-order rules the request was repaired under: the option, else the provider of the model called. */
+  provider: ProviderRules | undefined;
   /** Every change made to the request's messages, with removed messages whole. */
   repairs: Repair[];
 }
 
-/** Options of {@link sanitizeMessagesMiddleware}: the checkpointer's `markers`, `bridgeRole` and `onRepair`. */
-export type SanitizeMessagesMiddlewareOptions = SharedRepairOptions<ModelRequestRepairEvent>;
+/** Options of {@link sanitizeMessagesMiddleware}: the checkpointer's `markers`, `bridgeRole`, `onRepair` and `provider`. */
+export interface SanitizeMessagesMiddlewareOptions extends SharedRepairOptions<ModelRequestRepairEvent> {
+  /**
+   * Whose role-order rules each request is repaired under. Unset, the rules of the provider the request goes to,
+   * known by its LangChain chat model (`ChatAnthropic`, `ChatBedrockConverse`, `ChatGoogleGenerativeAI`,
+   * `ChatMistralAI`, `ChatOpenAI`); a model of any other provider gets only what every provider rejects repaired.
+   * @default the provider of the model called
+   */
+  provider?: ProviderRules;
+}
+
+/** The provider each LangChain chat model's `_llmType()` calls, as far as its role-order rules go. */
+const PROVIDER_OF_LLM_TYPE: Readonly<Record<string, ProviderName>> = {
+  anthropic: "anthropic",
+  chat_bedrock_converse: "bedrock",
+  googlegenerativeai: "gemini",
+  vertexai: "gemini",
+  mistral_ai: "mistral",
+  openai: "openai",
+  azure_openai: "openai",
+};
+
+/** The provider `model` calls, when it is a chat model of a known provider (or one bound with tools). @internal */
+export function providerOfModel(model: unknown): ProviderName | undefined {
+  const chat = model as { _llmType?: () => unknown; bound?: unknown } | null | undefined;
+  if (typeof chat?._llmType !== "function") return chat?.bound !== undefined ? providerOfModel(chat.bound) : undefined;
+  const type = chat._llmType();
+  return typeof type === "string" && Object.hasOwn(PROVIDER_OF_LLM_TYPE, type) ? PROVIDER_OF_LLM_TYPE[type] : undefined;
+}
 
 /**
  * A `createAgent` middleware that repairs the messages of every model request right before the model is
  * called (see `repairMessages`, tail `"request"`): what a trim, a summary, a human-in-the-loop rejection
- * or another middleware broke inside a run is fixed before the provider sees it. It changes only the
- * request, never the agent's state. Put it last in `middleware` so it sees the request as sent.
+ * or another middleware broke inside a run is fixed before the provider sees it, and the role order is put
+ * right for the provider the request goes to (Bedrock, Gemini, Anthropic, Mistral), not for the others. It
+ * changes only the request, never the agent's state. Put it last in `middleware` so it sees the request as sent.
  * `configurable.sanitizer: "off"` turns it off for a call, as it does the checkpointer.
  *
  * @example
@@ -40,9 +71,15 @@ export function sanitizeMessagesMiddleware(options: SanitizeMessagesMiddlewareOp
       const configurable =
         request.runtime.configurable ?? AsyncLocalStorageProviderSingleton.getRunnableConfig()?.configurable;
       if (policyFor({ configurable }, "auto") === "off") return handler(request);
-      const { messages, repairs } = repairMessages<BaseMessage>(request.messages, { ...repair, tail: "request" });
+      const provider = repair.provider ?? providerOfModel(request.model);
+      const { messages, repairs } = repairMessages<BaseMessage>(request.messages, {
+        ...repair,
+        provider,
+        tail: "request",
+      });
       if (repairs.length === 0) return handler(request);
-      onRepair?.({ operation: "wrapModelCall", threadId: configurable?.thread_id, tail: "request", repairs });
+      const threadId = configurable?.thread_id;
+      onRepair?.({ operation: "wrapModelCall", threadId, tail: "request", provider, repairs });
       return handler({ ...request, messages });
     },
   });

@@ -13,16 +13,16 @@ import {
   openingMessage,
   type BridgeRole,
 } from "./synthetic.js";
-import { humanMayFollow, type TurnState } from "./well-formed.js";
+import { EVERY_RULE } from "./provider-rules.js";
+import { humanMayFollow, replyMayFollow, type Closing, type TurnState } from "./well-formed.js";
 
 /** A unit whose turn has an answer for every call (see `answerEveryCall`). */
 export type AnsweredUnit = { turn: Turn; answers: readonly ToolResult[] } | number;
 
 /** What `emit` needs besides the units. */
-export interface EmitContext {
+export interface EmitContext extends Closing {
   messages: readonly unknown[];
   tailStart: number;
-  closeEnd: boolean;
   markers: Readonly<MarkerTexts>;
   bridgeRole: BridgeRole;
   /**
@@ -58,11 +58,15 @@ function rewriteCodes(turn: Turn): PatternId[] | undefined {
  *   call go out as copies answering the new id.
  * - Pattern E: a result that did not directly follow the previous message of
  *   its turn is reported as moved.
- * - Pattern A: a HumanMessage after a HumanMessage gets a marker reply before it.
- * - Pattern C: a HumanMessage (or, when `closeEnd`, the end) after tool results
- *   gets a marker AIMessage before it.
- * - Pattern J: an AIMessage that opens the conversation gets a marker HumanMessage before it.
- * - Pattern K: an AIMessage right after a reply without calls gets a marker HumanMessage before it.
+ * - Pattern A: a HumanMessage after a HumanMessage gets a marker reply before it (role order), and so does
+ *   the end after one when it is closed.
+ * - Pattern C: tool results get a marker AIMessage after them before a HumanMessage (role order, or always
+ *   after a turn the repair answered), and at the end when it is closed.
+ * - Pattern J: an AIMessage that opens the conversation gets a marker HumanMessage before it (role order).
+ * - Pattern K: an AIMessage right after a reply without calls gets a marker HumanMessage before it (role order).
+ *
+ * Role order is `ctx.order`; the end of a broken run (`ctx.end === "leftovers"`) and a turn the repair had to
+ * answer are closed under every rule.
  * - Patterns M, P: an AIMessage with stream leftovers goes out as its clean copy.
  */
 export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: Repair[]): unknown[] {
@@ -80,12 +84,19 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
   const { removedBefore } = ctx;
   const rank = (index: number) => (removedBefore === undefined ? index : index - removedBefore[index]!);
   let prev: TurnState = "none";
+  // Whether the repair changed the turn that came last: answered or moved one of its results, or removed its
+  // empty reply. A turn the repair changed is closed under every rule, as a broken run's leftovers are: the
+  // repair never leaves open a turn it touched.
+  let touched = false;
+  // The replies pattern H removed, by input position: the turn one stood in is touched.
+  const emptied = repairs.filter((r) => r.code === "H").map((r) => r.index);
+  let nextEmptied = 0;
   // The user turn the conversation is in (the last HumanMessage, or a marker J or K put in), and the last reply.
   let userTurn = "";
   let lastReply = "";
   /** Before an AIMessage at `index`: the user turn providers want before it, when none came (J, K). */
   const openReply = (message: unknown, index: number) => {
-    if (prev !== "none" && prev !== "ai") return;
+    if (replyMayFollow(prev, ctx.order)) return;
     const turn =
       prev === "none"
         ? openingMessage(anchorOf(message, index), ctx.markers.missingOpening)
@@ -93,8 +104,10 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
     insert({ ...patternOf(prev === "none" ? "J" : "K"), message: turn, ...messageRefs(turn) });
     userTurn = turn.id!;
   };
-  const closeTurn = () => {
-    if (humanMayFollow(prev)) return;
+  /** Before a HumanMessage, or at the end (`atEnd`) when it is closed: the reply the turn never got (A, C). */
+  const closeTurn = (atEnd: boolean) => {
+    const leftovers = (atEnd && ctx.end === "leftovers") || touched;
+    if (humanMayFollow(prev, leftovers ? EVERY_RULE : ctx.order)) return;
     const message =
       prev === "human"
         ? bridgeMessage(userTurn, ctx.markers.missingReply, ctx.bridgeRole)
@@ -104,9 +117,12 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
   };
 
   for (const unit of units) {
+    const at = typeof unit === "number" ? unit : unit.turn.index;
+    for (; nextEmptied < emptied.length && emptied[nextEmptied]! < at; nextEmptied++) touched = true;
     if (typeof unit !== "number") {
       const { turn, answers } = unit;
       openReply(turn.ai, turn.index);
+      touched = false;
       const codes = rewriteCodes(turn);
       const cleaned = ctx.cleaned.get(turn.index);
       const stored = ctx.messages[turn.index];
@@ -122,6 +138,7 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
       for (let slot = 0; slot < answers.length; slot++) {
         const result = answers[slot]!;
         if ("code" in result) {
+          touched = true;
           const { code, message, original } = result;
           insert({
             ...patternOf(code),
@@ -133,6 +150,7 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
         }
         const { message, index } = result;
         if (rank(index) !== rank(previous) + 1) {
+          touched = true;
           const refs = messageRefs(message);
           repairs.push({ ...patternOf("E"), action: "moved", index: out.length, from: index, message, ...refs });
         }
@@ -153,11 +171,13 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
     const message = ctx.messages[unit];
     const role = roleOf(message);
     if (role === "human") {
-      closeTurn();
+      closeTurn(false);
+      touched = false;
       prev = "human";
       userTurn = anchorOf(message, unit);
     } else if (role === "ai") {
       openReply(message, unit);
+      touched = false;
       prev = "ai";
       lastReply = anchorOf(message, unit);
       const cleaned = ctx.cleaned.get(unit);
@@ -170,14 +190,15 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
     out.push(message);
   }
 
+  if (nextEmptied < emptied.length) touched = true;
   const { messages, tailStart } = ctx;
   if (tailStart < messages.length) {
     const first = roleOf(messages[tailStart]);
-    if (first === "human") closeTurn();
+    if (first === "human") closeTurn(false);
     else if (first === "ai") openReply(messages[tailStart], tailStart);
     for (let i = tailStart; i < messages.length; i++) out.push(messages[i]);
-  } else if (ctx.closeEnd) {
-    closeTurn();
+  } else if (ctx.end !== "open") {
+    closeTurn(true);
   }
   return out;
 }

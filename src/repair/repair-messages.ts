@@ -8,15 +8,22 @@ import type { Repair } from "./patterns.js";
 import { segment } from "./segment.js";
 import type { CleanedReply } from "./stream-leftovers.js";
 import { assertOneOf } from "../options.js";
+import { PROVIDER_RULE_NAMES, roleOrderOf, type ProviderRules } from "./provider-rules.js";
 import { BRIDGE_ROLES, type BridgeRole } from "./synthetic.js";
 import { findTailStart } from "./tail.js";
-import { endsOpen, isWellFormed } from "./well-formed.js";
+import { endsOpen, isWellFormed, type Closing } from "./well-formed.js";
 
 /**
  * How the end of the history is treated.
- * - `"repair"`: the history is finished and a new HumanMessage comes next, so
- *   a trailing HumanMessage gets a marker reply, unanswered calls get
- *   placeholders and trailing tool results get a closing AIMessage.
+ * - `"repair"`: the history is what a run that stopped midway left, and a new
+ *   HumanMessage comes next, so a trailing HumanMessage gets a marker reply,
+ *   unanswered calls get placeholders and trailing tool results get a closing
+ *   AIMessage, for every provider.
+ * - `"finished"`: the history is a finished run's and a new HumanMessage comes
+ *   next: calls left open get placeholders and a closing AIMessage, as with
+ *   `"repair"`; a HumanMessage or tool results the run ended on are closed only
+ *   under the role-order rules of `provider` (a tool that ends the run leaves
+ *   its results last on purpose).
  * - `"preserve"`: a run may still complete the tail (see `findTailStart`), so
  *   it is left exactly as it is; only what comes before it is repaired. A
  *   history with no such tail is repaired as with `"repair"`.
@@ -24,12 +31,20 @@ import { endsOpen, isWellFormed } from "./well-formed.js";
  *   the new input (a HumanMessage) or in tool results. Unanswered calls get
  *   placeholders as with `"repair"`, but nothing is added after the last message.
  */
-export type TailMode = "repair" | "preserve" | "request";
+export type TailMode = "repair" | "finished" | "preserve" | "request";
 
 /** Options of {@link repairMessages}. */
 export interface RepairOptions {
   /** Default `"repair"`. */
   tail?: TailMode;
+  /**
+   * Whose role-order rules to apply besides what every provider rejects: the user first (pattern J), no two
+   * replies in a row (K), no two user turns in a row (A), a reply after tool results (C). `"bedrock"` for an
+   * app on Bedrock, `"strictest"` for every provider's at once; see `PROVIDER_RULES`. A broken run's leftovers
+   * are closed for every provider whatever this says.
+   * @default undefined: only what every provider rejects
+   */
+  provider?: ProviderRules;
   /** Texts of inserted messages: `"en"` (default), `"ko"`, or custom texts. */
   markers?: MarkerOption;
   /**
@@ -58,7 +73,7 @@ export interface RepairResult<T = unknown> {
   usedRecovered: unknown[];
 }
 
-const TAIL_MODES: readonly TailMode[] = ["repair", "preserve", "request"];
+const TAIL_MODES: readonly TailMode[] = ["repair", "finished", "preserve", "request"];
 
 /** `value`, or `fallback` when it is not given; throws on anything outside `allowed`. */
 function optionOrDefault<T>(name: string, value: T | undefined, allowed: readonly T[], fallback: T): T {
@@ -78,8 +93,9 @@ function countRemovedBefore(removals: readonly Repair[], length: number): Int32A
 /**
  * Repairs a chat history so that every provider accepts it (the rules in the
  * README): every tool call answered right after its AIMessage, no orphan or
- * duplicate result, no two HumanMessages in a row, tool results closed by an
- * AIMessage, no empty reply.
+ * duplicate result, no empty reply, what a broken run left closed; and, for
+ * the providers that need it (`provider`), the user first and roles alternating.
+ * A history that breaks no rule that applies comes back as it is.
  *
  * Pure: the input and its messages are never mutated, inserted messages get
  * deterministic ids, and repairing the output again changes nothing. A
@@ -92,6 +108,7 @@ export function repairMessages(messages: unknown, options?: RepairOptions): Repa
 export function repairMessages(messages: unknown, options: RepairOptions = {}): RepairResult {
   const tail = optionOrDefault("tail", options.tail, TAIL_MODES, "repair");
   const bridgeRole = optionOrDefault("bridgeRole", options.bridgeRole, BRIDGE_ROLES, "ai");
+  if (options.provider !== undefined) assertOneOf("provider", options.provider, PROVIDER_RULE_NAMES);
   const markers = resolveMarkers(options.markers);
   const unchanged = { messages: messages as unknown[], repairs: [], usedRecovered: [] };
   if (!Array.isArray(messages) || messages.length === 0) return unchanged;
@@ -99,11 +116,17 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   const tailStart = tail === "preserve" ? findTailStart(messages) : messages.length;
   // "request" answers every call like "repair" but adds no reply after the end: the model is about to give it.
   // Without a tail a resumed run has nothing to complete, so "preserve" closes the end as "repair" does.
-  const closeEnd = tail === "repair" || (tail === "preserve" && tailStart === messages.length);
+  const end: Closing["end"] =
+    tail === "repair" || (tail === "preserve" && tailStart === messages.length)
+      ? "leftovers"
+      : tail === "finished"
+        ? "finished"
+        : "open";
+  const closing: Closing = { order: roleOrderOf(options.provider), end };
   // One walk over a healthy history: the clean check reads non-messages as "other", and a clean
   // list comes back as is whether or not it holds messages, so only a rebuild needs isMessageList.
-  const mustRebuild = closeEnd && tailStart === messages.length && endsOpen(messages);
-  if ((!mustRebuild && isWellFormed(messages, tailStart, closeEnd)) || !isMessageList(messages)) return unchanged;
+  const mustRebuild = end === "leftovers" && tailStart === messages.length && endsOpen(messages);
+  if ((!mustRebuild && isWellFormed(messages, tailStart, closing)) || !isMessageList(messages)) return unchanged;
 
   const repairs: Repair[] = [];
   const usedRecovered: unknown[] = [];
@@ -120,6 +143,6 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   });
   // So far `repairs` holds the removals only: with none, every result keeps its rank.
   const removedBefore = repairs.length > 0 ? countRemovedBefore(repairs, messages.length) : undefined;
-  const out = emit(answered, { messages, tailStart, closeEnd, markers, bridgeRole, removedBefore, cleaned }, repairs);
+  const out = emit(answered, { messages, tailStart, ...closing, markers, bridgeRole, removedBefore, cleaned }, repairs);
   return { messages: out, repairs, usedRecovered };
 }

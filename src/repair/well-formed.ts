@@ -10,23 +10,33 @@ import {
   roleOf,
   toolCallsOf,
 } from "../messages/message-view.js";
+import { EVERY_RULE, type RoleOrder } from "./provider-rules.js";
 import { addId, addValidId, resetIds } from "./unique-ids.js";
 
 /** What came last in the conversation, as far as turn-taking goes. System and unknown roles are transparent. */
 export type TurnState = "none" | "human" | "ai" | "tools";
 
 /**
- * Whether a Human message may come after `prev`. A Human right after a Human
- * breaks alternation (pattern A); right after tool results it needs an
- * AIMessage first (pattern C).
+ * Whether a Human message may come after `prev` under `order`: a Human right after a Human breaks alternation
+ * (pattern A); right after tool results it needs an AIMessage first (pattern C).
  */
-export function humanMayFollow(prev: TurnState): boolean {
-  return prev !== "human" && prev !== "tools";
+export function humanMayFollow(prev: TurnState, order: RoleOrder): boolean {
+  return prev === "human" ? !order.A : prev !== "tools" || !order.C;
 }
 
-/** Whether an AIMessage may come after `prev`: not first (pattern J), and not right after a reply (pattern K). */
-export function replyMayFollow(prev: TurnState): boolean {
-  return prev !== "none" && prev !== "ai";
+/** Whether an AIMessage may come after `prev` under `order`: first (pattern J), or right after a reply (pattern K). */
+export function replyMayFollow(prev: TurnState, order: RoleOrder): boolean {
+  return prev === "none" ? !order.J : prev !== "ai" || !order.K;
+}
+
+/** How the engine closes a history: the role-order rules it applies, and whether its end is a broken run's. */
+export interface Closing {
+  order: RoleOrder;
+  /**
+   * Whether a new HumanMessage will follow the end (the end is closed then), and whether the end is what a run
+   * that stopped midway left (closed for every provider) rather than a finished run's (closed under `order`).
+   */
+  end: "open" | "leftovers" | "finished";
 }
 
 /** Whether an AIMessage with `callCount` answerable calls is an empty reply (pattern H): no calls, no content. */
@@ -62,7 +72,7 @@ export function endsOpen(messages: readonly unknown[]): boolean {
 /**
  * Whether `messages[0, tailStart)` already obeys the provider rules, and the
  * boundary with what follows it does too: the tail's first message, or, when
- * `closeEnd`, the new HumanMessage the next turn will append.
+ * the end is closed, the new HumanMessage the next turn will append.
  *
  * This is the clean path of every read, so it allocates nothing in the usual
  * case: calls are read in place from `tool_calls`, and a clean AIMessage has
@@ -70,7 +80,7 @@ export function endsOpen(messages: readonly unknown[]): boolean {
  * It must agree with the rebuild in `repair-messages.ts`: true exactly when
  * the rebuild would change nothing.
  */
-export function isWellFormed(messages: readonly unknown[], tailStart: number, closeEnd: boolean): boolean {
+export function isWellFormed(messages: readonly unknown[], tailStart: number, { order, end }: Closing): boolean {
   let prev: TurnState = "none";
   let calls: readonly unknown[] = NO_CALLS;
   let answered = 0;
@@ -86,7 +96,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
     }
     if (role === "tool") return false; // rule 2: a result with no call left to answer
     if (role === "ai") {
-      if (!replyMayFollow(prev)) return false;
+      if (!replyMayFollow(prev, order)) return false;
       const toolCalls = (message as { tool_calls?: unknown }).tool_calls;
       calls = Array.isArray(toolCalls) ? toolCalls : NO_CALLS;
       answered = 0;
@@ -99,7 +109,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
       }
       prev = calls.length > 0 ? "tools" : "ai";
     } else if (role === "human") {
-      if (!humanMayFollow(prev)) return false;
+      if (!humanMayFollow(prev, order)) return false;
       prev = "human";
     } else if (role === "other" && isRemoveMessage(message)) {
       return false;
@@ -108,7 +118,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
   if (answered < calls.length || !tailIdsFree(messages, tailStart)) return false;
   if (tailStart < messages.length) {
     const first = roleOf(messages[tailStart]);
-    return first === "human" ? humanMayFollow(prev) : first !== "ai" || replyMayFollow(prev);
+    return first === "human" ? humanMayFollow(prev, order) : first !== "ai" || replyMayFollow(prev, order);
   }
-  return !closeEnd || humanMayFollow(prev);
+  return end === "open" || humanMayFollow(prev, end === "leftovers" ? EVERY_RULE : order);
 }

@@ -69,7 +69,7 @@ describe("repairMessages on odd input", () => {
     const { messages } = repairMessages([
       { type: "generic", role: "user", content: "a", id: "u1" },
       { type: "generic", role: "user", content: "b", id: "u2" },
-    ]);
+    ], { provider: "bedrock" });
     expect(shape(messages)).toEqual(["generic:u1", "ai:sanitizer-reply-u1", "generic:u2", "ai:sanitizer-reply-u2"]);
   });
 
@@ -83,7 +83,10 @@ describe("repairMessages on odd input", () => {
 describe("repairMessages options", () => {
   it("rejects an unknown tail mode, bridge role or marker preset with a clear error", () => {
     expect(() => repairMessages([], { tail: "close" as never })).toThrow(
-      'tail must be one of "repair", "preserve", "request", got "close".',
+      'tail must be one of "repair", "finished", "preserve", "request", got "close".',
+    );
+    expect(() => repairMessages([], { provider: "azure" as never })).toThrow(
+      'provider must be one of "anthropic", "bedrock", "gemini", "mistral", "openai", "strictest", got "azure".',
     );
     expect(() => repairMessages([], { bridgeRole: "user" as never })).toThrow(
       'bridgeRole must be one of "ai", "system", got "user".',

@@ -3,30 +3,58 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isSyntheticMessage, repairMessages, type TailMode } from "../../src/index.js";
+import { PROVIDER_RULE_NAMES } from "../../src/repair/provider-rules.js";
 import { findTailStart } from "../../src/repair/tail.js";
-import { anyHistory, cleanHistory, cleanRequestHistory } from "../support/arbitraries.js";
+import { anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory } from "../support/arbitraries.js";
+import { profilesOf, rejectingOf } from "../support/expect-accepted.js";
 import { providerError, rejectingProviders, WIRE_PROFILES } from "../support/provider-rules.js";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 500) };
 const nextTurn = new HumanMessage({ id: "next", content: "next question" });
 const snapshot = (messages: readonly BaseMessage[]) => JSON.stringify(messages.map((m) => m.toDict()));
+const anyProvider = fc.constantFrom(...PROVIDER_RULE_NAMES);
 
 describe("repairMessages invariants", () => {
-  it("a repaired history, followed by a new user turn, is accepted by every provider", () => {
+  it("a repaired history, followed by a new user turn, is accepted by the providers whose rules it was repaired under", () => {
     fc.assert(
-      fc.property(anyHistory, (history) => {
-        const { messages } = repairMessages(history);
-        expect(rejectingProviders([...messages, nextTurn] as BaseMessage[])).toEqual({});
+      fc.property(anyHistory, anyProvider, (history, provider) => {
+        const { messages } = repairMessages(history, { provider });
+        expect(rejectingOf(profilesOf(provider), [...messages, nextTurn])).toEqual({});
       }),
       RUNS,
     );
   });
 
-  it("a history repaired for a model call is accepted by every provider, and still ends in its last message", () => {
+  it("a broken run's history, followed by a new user turn, is accepted by OpenAI with no provider named", () => {
     fc.assert(
       fc.property(anyHistory, (history) => {
-        const { messages } = repairMessages(history, { tail: "request" });
-        expect(rejectingProviders(messages as BaseMessage[])).toEqual({});
+        const { messages } = repairMessages(history);
+        expect(rejectingOf(profilesOf("openai"), [...messages, nextTurn])).toEqual({});
+      }),
+      RUNS,
+    );
+  });
+
+  it("only what is broken changes: a finished history that breaks only role order reads as stored", () => {
+    fc.assert(
+      fc.property(roleOrderHistory, fc.constantFrom<TailMode>("finished", "preserve"), (history, tail) => {
+        expect(rejectingOf(profilesOf("openai"), [...history, nextTurn])).toEqual({});
+        const result = repairMessages(history, { tail });
+        expect(result.repairs).toEqual([]);
+        expect(result.messages).toBe(history);
+        // Under every provider's rules, the same history is accepted by all of them.
+        const strict = repairMessages(history, { tail: "finished", provider: "strictest" }).messages;
+        expect(rejectingProviders([...strict, nextTurn] as BaseMessage[])).toEqual({});
+      }),
+      RUNS,
+    );
+  });
+
+  it("a history repaired for a model call is accepted by its provider, and still ends in its last message", () => {
+    fc.assert(
+      fc.property(anyHistory, anyProvider, (history, provider) => {
+        const { messages } = repairMessages(history, { tail: "request", provider });
+        expect(rejectingOf(profilesOf(provider), messages)).toEqual({});
         // No reply is made up at the end: the model gives it. Only a placeholder result may come last.
         const last = messages.at(-1) as BaseMessage | undefined;
         if (last !== undefined && isSyntheticMessage(last)) expect(last.type).toBe("tool");
@@ -53,25 +81,25 @@ describe("repairMessages invariants", () => {
 
   it("with the tail preserved, the tail is kept as is and everything before it is accepted", () => {
     fc.assert(
-      fc.property(anyHistory, (history) => {
-        const { messages } = repairMessages(history, { tail: "preserve" });
+      fc.property(anyHistory, anyProvider, (history, provider) => {
+        const { messages } = repairMessages(history, { tail: "preserve", provider });
         const inTail = history.slice(findTailStart(history));
         const outTail = messages.slice(messages.length - inTail.length);
         outTail.forEach((m, i) => expect(m).toBe(inTail[i]));
-        expect(rejectingProviders(messages.slice(0, messages.length - inTail.length) as BaseMessage[])).toEqual({});
+        expect(rejectingOf(profilesOf(provider), messages.slice(0, messages.length - inTail.length))).toEqual({});
       }),
       RUNS,
     );
   });
 
-  it.each<TailMode>(["repair", "preserve", "request"])("is idempotent and deterministic (tail %s)", (tail) => {
+  it.each<TailMode>(["repair", "finished", "preserve", "request"])("is idempotent and deterministic (tail %s)", (tail) => {
     fc.assert(
-      fc.property(anyHistory, (history) => {
-        const first = repairMessages(history, { tail });
-        const again = repairMessages(first.messages, { tail });
+      fc.property(anyHistory, fc.option(anyProvider, { nil: undefined }), (history, provider) => {
+        const first = repairMessages(history, { tail, provider });
+        const again = repairMessages(first.messages, { tail, provider });
         expect(again.messages).toBe(first.messages);
         expect(again.repairs).toEqual([]);
-        const twin = repairMessages(history, { tail });
+        const twin = repairMessages(history, { tail, provider });
         expect(snapshot(twin.messages as BaseMessage[])).toBe(snapshot(first.messages as BaseMessage[]));
       }),
       RUNS,
@@ -133,8 +161,8 @@ describe("repairMessages invariants", () => {
 
   it("returns a clean history as the same array, with no repairs", () => {
     fc.assert(
-      fc.property(cleanHistory, fc.constantFrom<TailMode>("repair", "preserve"), (history, tail) => {
-        const result = repairMessages(history, { tail });
+      fc.property(cleanHistory, fc.constantFrom<TailMode>("repair", "finished", "preserve"), (history, tail) => {
+        const result = repairMessages(history, { tail, provider: "strictest" });
         expect(result.messages).toBe(history);
         expect(result.repairs).toEqual([]);
       }),

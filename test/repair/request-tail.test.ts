@@ -1,11 +1,13 @@
 // The "request" tail: the history as a model call is about to send it, which ends in the new input or in tool results.
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
+import type { ProviderRules } from "../../src/repair/provider-rules.js";
+import { expectAcceptedByAllProviders, expectAcceptedUnder } from "../support/expect-accepted.js";
 import { calls, human, reply, result, shape } from "../support/messages.js";
 import { providerError } from "../support/provider-rules.js";
 
-const request = (messages: unknown[]) => repairMessages(messages, { tail: "request" });
+const request = (messages: unknown[], provider?: ProviderRules) =>
+  repairMessages(messages, { tail: "request", provider });
 
 describe('repairMessages with tail "request"', () => {
   it.each([
@@ -18,16 +20,17 @@ describe('repairMessages with tail "request"', () => {
     expect(repairs).toEqual([]);
   });
 
-  it("bridges an unanswered HumanMessage before the new input, and adds nothing after it", () => {
+  it("bridges an unanswered HumanMessage before the new input for Bedrock, and adds nothing after it", () => {
     const broken = [human("h1"), human("h2")];
     expect(providerError("bedrock", broken)).toMatch(/alternate/);
-    const { messages, repairs } = request(broken);
+    expect(request(broken, "openai").messages).toBe(broken);
+    const { messages, repairs } = request(broken, "bedrock");
     expect(shape(messages)).toEqual(["human:h1", "ai:sanitizer-reply-h1", "human:h2"]);
     expect(repairs.map((r) => r.code)).toEqual(["A"]);
-    expectAcceptedByAllProviders(messages);
+    expectAcceptedUnder("bedrock", messages);
   });
 
-  it("closes tool results followed by the new input, but not the trailing ones", () => {
+  it("closes tool results followed by the new input for Mistral, but not the trailing ones", () => {
     const broken = [
       human("h1"),
       calls("a1", "c1"),
@@ -37,7 +40,8 @@ describe('repairMessages with tail "request"', () => {
       result("t2", "c2"),
     ];
     expect(providerError("mistral", broken)).toBe("Unexpected role 'user' after role 'tool'");
-    const { messages } = request(broken);
+    expect(request(broken).messages).toBe(broken);
+    const { messages } = request(broken, "mistral");
     expect(shape(messages)).toEqual([
       "human:h1",
       "ai:a1",
@@ -59,10 +63,11 @@ describe('repairMessages with tail "request"', () => {
     expectAcceptedByAllProviders(messages);
   });
 
-  it("drops a result cut from its call by a trim, opens the reply it leaves first, and keeps the input last", () => {
+  it("drops a result cut from its call by a trim, opens the reply it leaves first for Anthropic, and keeps the input last", () => {
     const trimmed = [result("t1", "c1"), reply("a2"), human("h2")];
     expect(providerError("anthropic", trimmed)).toMatch(/unexpected `tool_use_id`/);
-    const { messages, repairs } = request(trimmed);
+    expect(shape(request(trimmed).messages)).toEqual(["ai:a2", "human:h2"]);
+    const { messages, repairs } = request(trimmed, "anthropic");
     expect(shape(messages)).toEqual(["human:sanitizer-opening-a2", "ai:a2", "human:h2"]);
     expect(repairs.map((r) => [r.code, r.action])).toEqual([
       ["D", "removed"],

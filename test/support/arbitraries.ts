@@ -224,3 +224,26 @@ export const cleanRequestHistory: fc.Arbitrary<BaseMessage[]> = fc
       ? [...history, new HumanMessage({ id: "next", content: "next question" })]
       : history.slice(0, -1),
   );
+
+/**
+ * Finished histories that break only some providers' role order, as apps store them on purpose: an opening
+ * greeting, a supervisor's agent answering then handing back, two user turns sent in one input, a tool that ends
+ * the run (results, then the next user turn). Built from {@link cleanHistory}.
+ */
+export const roleOrderHistory: fc.Arbitrary<BaseMessage[]> = fc
+  .tuple(cleanHistory, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), fc.boolean())
+  .map(([history, picks, greeting]) => {
+    const out = [...history];
+    picks.forEach((pick, k) => {
+      const at = 1 + (pick % out.length);
+      const before = out[at - 1]!;
+      if (before.type === "human") out.splice(at, 0, new HumanMessage({ id: `extra-h${k}`, content: "and this" }));
+      else if (before.type === "ai" && !(before as AIMessage).tool_calls?.length)
+        out.splice(at, 0, new AIMessage({ id: `handoff${k}`, content: "Transferring back to supervisor" }));
+      // Results of a tool that ends the run: the reply after them goes.
+      else if (before.type === "tool" && out[at]?.type === "ai" && !(out[at] as AIMessage).tool_calls?.length)
+        out.splice(at, 1);
+    });
+    if (greeting) out.splice(1, 0, new AIMessage({ id: "greeting", content: "Hi! How can I help?" }));
+    return out;
+  });

@@ -1,8 +1,30 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { expect } from "vitest";
-import { rejectingProviders } from "./provider-rules.js";
+import type { ProviderRules } from "../../src/repair/provider-rules.js";
+import { providerError, rejectingProviders, WIRE_PROFILES, type WireProfile } from "./provider-rules.js";
 
-/** Asserts every provider profile accepts `messages`, followed by a new user turn when `thenUser`. */
+/** Asserts every provider profile accepts `messages`. */
 export function expectAcceptedByAllProviders(messages: readonly unknown[]): void {
   expect(rejectingProviders(messages as BaseMessage[])).toEqual({});
+}
+
+/** The wire profiles whose rules the `provider` option stands for. */
+export function profilesOf(provider: ProviderRules): readonly WireProfile[] {
+  if (provider === "strictest") return WIRE_PROFILES;
+  return provider === "openai" ? ["openai", "openai-responses"] : [provider];
+}
+
+/** The profiles that reject `messages`, of `profiles`, with their errors. */
+export function rejectingOf(profiles: readonly WireProfile[], messages: readonly unknown[]) {
+  return Object.fromEntries(
+    profiles.flatMap((p) => {
+      const error = providerError(p, messages as BaseMessage[]);
+      return error === undefined ? [] : [[p, error]];
+    }),
+  );
+}
+
+/** Asserts the providers `provider` stands for accept `messages`. */
+export function expectAcceptedUnder(provider: ProviderRules, messages: readonly unknown[]): void {
+  expect(rejectingOf(profilesOf(provider), messages)).toEqual({});
 }
