@@ -207,12 +207,23 @@ function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
       if (thread === undefined || thread === null) return yield* iterator;
       const threadId = String(thread);
       runs.start(threadId);
+      let ended = false;
+      const end = (ok: boolean) => {
+        if (!ended) runs.end(threadId, run, ok);
+        ended = true;
+      };
+      // A cancelled run's stream may never close (a task that ignores the abort keeps LangGraph's open, raw
+      // alike): once the caller's signal aborts, the caller has its answer, and the run no longer holds the thread.
+      const signal = options?.signal;
+      const onAbort = () => end(false);
+      signal?.addEventListener("abort", onAbort, { once: true });
       let ok = false;
       try {
         yield* iterator;
         ok = true;
       } finally {
-        runs.end(threadId, run, ok);
+        signal?.removeEventListener("abort", onAbort);
+        end(ok);
       }
     },
   });

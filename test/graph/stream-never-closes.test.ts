@@ -1,0 +1,39 @@
+// A cancelled run whose stream never closes: a task that ignores the abort (deepagents' `task` tool cancelled as
+// it starts) keeps LangGraph's stream open after the caller's `invoke` has rejected, raw alike. The caller has its
+// answer: the run must not hold the thread's reads in flight for the life of the process.
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
+import { describe, expect, it } from "vitest";
+import { isSyntheticMessage, sanitizeGraph, SanitizingCheckpointer } from "../../src/index.js";
+import { reactGraph } from "../support/react-graph.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../support/scenarios.js";
+
+describe("sanitizeGraph: a cancelled run whose stream never closes", () => {
+  it("reads the thread as a fresh process would once the caller's invoke has rejected", async () => {
+    const saver = new MemorySaver();
+    let started!: () => void;
+    const inTool = new Promise<void>((resolve) => (started = resolve));
+    // Never settles, and ignores the abort.
+    const search = () => (started(), new Promise<string>(() => {}));
+    const tools = { search, lookup: () => LOOKUP_RESULT };
+    const graph = sanitizeGraph(
+      reactGraph({ model: agentModel("bedrock"), tools }).compile(new SanitizingCheckpointer(saver)),
+    );
+    const config = { configurable: { thread_id: "t" } };
+    const controller = new AbortController();
+    const run = graph.invoke(
+      { messages: [new HumanMessage(FIRST_QUESTION)] },
+      { ...config, signal: controller.signal, durability: "sync" },
+    );
+    await inTool;
+    controller.abort();
+    await expect(run).rejects.toThrow();
+
+    const fresh = sanitizeGraph(reactGraph({ model: agentModel("bedrock"), tools }).compile(saver));
+    const expected = (await fresh.getState(config)).values.messages as BaseMessage[];
+    // A fresh process sees a run that broke off: the call answered with a placeholder and the turn closed.
+    expect(expected.some(isSyntheticMessage)).toBe(true);
+    const messages = (await graph.getState(config)).values.messages as BaseMessage[];
+    expect(messages.map((m) => m.id)).toEqual(expected.map((m) => m.id));
+  });
+});
