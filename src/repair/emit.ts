@@ -84,19 +84,19 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
   const { removedBefore } = ctx;
   const rank = (index: number) => (removedBefore === undefined ? index : index - removedBefore[index]!);
   let prev: TurnState = "none";
-  // Whether the repair changed the turn that came last: answered or moved one of its results, or removed its
-  // empty reply. A turn the repair changed is closed under every rule, as a broken run's leftovers are: the
-  // repair never leaves open a turn it touched.
+  // Whether the repair changed the turn that came last: answered or moved one of its results, or removed a
+  // message in it (an empty reply, an orphan result before the first reply). A turn the repair changed is closed
+  // and opened under every rule, as a broken run's leftovers are: the repair never leaves a role-order break it made.
   let touched = false;
-  // The replies pattern H removed, by input position: the turn one stood in is touched.
-  const emptied = repairs.filter((r) => r.code === "H").map((r) => r.index);
-  let nextEmptied = 0;
+  // So far `repairs` holds the removals only (input positions).
+  const removed = repairs.map((r) => r.index).sort((a, b) => a - b);
+  let nextRemoved = 0;
   // The user turn the conversation is in (the last HumanMessage, or a marker J or K put in), and the last reply.
   let userTurn = "";
   let lastReply = "";
   /** Before an AIMessage at `index`: the user turn providers want before it, when none came (J, K). */
   const openReply = (message: unknown, index: number) => {
-    if (replyMayFollow(prev, ctx.order)) return;
+    if (replyMayFollow(prev, touched ? EVERY_RULE : ctx.order)) return;
     const turn =
       prev === "none"
         ? openingMessage(anchorOf(message, index), ctx.markers.missingOpening)
@@ -118,7 +118,7 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
 
   for (const unit of units) {
     const at = typeof unit === "number" ? unit : unit.turn.index;
-    for (; nextEmptied < emptied.length && emptied[nextEmptied]! < at; nextEmptied++) touched = true;
+    for (; nextRemoved < removed.length && removed[nextRemoved]! < at; nextRemoved++) touched = true;
     if (typeof unit !== "number") {
       const { turn, answers } = unit;
       openReply(turn.ai, turn.index);
@@ -190,7 +190,7 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
     out.push(message);
   }
 
-  if (nextEmptied < emptied.length) touched = true;
+  if (nextRemoved < removed.length) touched = true;
   const { messages, tailStart } = ctx;
   if (tailStart < messages.length) {
     const first = roleOf(messages[tailStart]);

@@ -9,7 +9,7 @@ import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
 import { sanitizeMessagesMiddleware, type ModelRequestRepairEvent } from "../../src/middleware/index.js";
 import { buildAgent, threadConfig } from "../support/agents.js";
 import { comparable } from "../support/compare.js";
-import { rejectingProviders, WIRE_PROFILES } from "../support/provider-rules.js";
+import { rejectingProviders, WIRE_PROFILES, type ProviderProfile } from "../support/provider-rules.js";
 import { FIRST_QUESTION, agentModel } from "../support/scenarios.js";
 import { StrictChatModel } from "../support/strict-chat-model.js";
 
@@ -35,8 +35,12 @@ const summarizeToLast = () =>
   });
 
 /** Two turns on a fresh thread: the first question (two tool calls), then a follow-up. */
-async function twoTurns(middleware: AgentMiddleware[], configurable: Record<string, unknown> = {}) {
-  const model = agentModel("bedrock");
+async function twoTurns(
+  middleware: AgentMiddleware[],
+  configurable: Record<string, unknown> = {},
+  profile: ProviderProfile = "bedrock",
+) {
+  const model = agentModel(profile);
   const agent = buildAgent("createAgent", { model, checkpointer: new MemorySaver(), middleware });
   const config = threadConfig("t", configurable);
   await agent.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config);
@@ -94,6 +98,23 @@ describe("sanitizeMessagesMiddleware", () => {
     expect(state.some(isSyntheticMessage)).toBe(false);
   });
 
+  it("applies the rules of the provider it calls: two user turns in a row go to OpenAI as they are", async () => {
+    const events: ModelRequestRepairEvent[] = [];
+    const onRepair = (e: ModelRequestRepairEvent) => events.push(e);
+    const openai = await twoTurns([summarizeToLast(), sanitizeMessagesMiddleware({ onRepair })], {}, "openai");
+    await openai.run;
+    expect(openai.model.seen.at(-1)!.map((m) => m.type)).toEqual(["human", "human"]);
+    expect(events).toEqual([]);
+
+    // Named in the options, a provider's rules apply whatever the model.
+    const named = await twoTurns([summarizeToLast(), sanitizeMessagesMiddleware({ onRepair, provider: "gemini" })]);
+    await named.run;
+    expect(named.model.seen.at(-1)!.map((m) => m.type)).toEqual(["human", "ai", "human"]);
+    expect(events).toEqual([
+      expect.objectContaining({ provider: "gemini", repairs: [expect.objectContaining({ code: "A" })] }),
+    ]);
+  });
+
   it('sends a clean request as it is, and is off for a call with configurable.sanitizer "off"', async () => {
     const events: unknown[] = [];
     const clean = await twoTurns([sanitizeMessagesMiddleware({ onRepair: (e) => events.push(e) })]);
@@ -126,20 +147,23 @@ describe("sanitizeMessagesMiddleware", () => {
     expect([marker.type, marker.content]).toEqual(["system", "[직전 turn 응답 중단됨, 함께 종합해 답하라]"]);
   });
 
-  it.each([[{ markers: "fr" }], [{ markers: { missingReply: "" } }], [{ bridgeRole: "user" }], [{ onRepair: 42 }]])(
-    "validates %j when it is built, with the checkpointer's wording",
-    (options) => {
-      const errorOf = (build: () => unknown) => {
-        try {
-          build();
-        } catch (error) {
-          return error;
-        }
-        throw new Error("expected the options to be rejected");
-      };
-      const fromCheckpointer = errorOf(() => new SanitizingCheckpointer(new MemorySaver(), options as never));
-      expect(fromCheckpointer).toBeInstanceOf(TypeError);
-      expect(errorOf(() => sanitizeMessagesMiddleware(options as never))).toEqual(fromCheckpointer);
-    },
-  );
+  it.each([
+    [{ markers: "fr" }],
+    [{ markers: { missingReply: "" } }],
+    [{ bridgeRole: "user" }],
+    [{ onRepair: 42 }],
+    [{ provider: "azure" }],
+  ])("validates %j when it is built, with the checkpointer's wording", (options) => {
+    const errorOf = (build: () => unknown) => {
+      try {
+        build();
+      } catch (error) {
+        return error;
+      }
+      throw new Error("expected the options to be rejected");
+    };
+    const fromCheckpointer = errorOf(() => new SanitizingCheckpointer(new MemorySaver(), options as never));
+    expect(fromCheckpointer).toBeInstanceOf(TypeError);
+    expect(errorOf(() => sanitizeMessagesMiddleware(options as never))).toEqual(fromCheckpointer);
+  });
 });

@@ -101,8 +101,8 @@ describe("SanitizingCheckpointer as a decorator", () => {
     expect(
       events.map((e) => [e.channel, e.threadId, e.checkpointNs, e.checkpointId, e.tail, e.repairs.map((r) => r.code)]),
     ).toEqual([
-      ["messages", "events", "", "00000000-0000-6000-8000-000000000006", "repair", ["A", "A"]],
-      ["other", "events", "", "00000000-0000-6000-8000-000000000006", "repair", ["A", "A"]],
+      ["messages", "events", "", "00000000-0000-6000-8000-000000000006", "repair", ["A"]],
+      ["other", "events", "", "00000000-0000-6000-8000-000000000006", "repair", ["A"]],
     ]);
   });
 
@@ -116,12 +116,12 @@ describe("SanitizingCheckpointer as a decorator", () => {
     const read = (options = {}) =>
       new SanitizingCheckpointer(inner, options).getTuple({ configurable: { thread_id: "chans" } });
     const all = (await read())!.checkpoint.channel_values;
-    expect((all.parent_messages as unknown[]).length).toBe(4);
-    expect((all.child_messages as unknown[]).length).toBe(4);
+    expect((all.parent_messages as unknown[]).length).toBe(3);
+    expect((all.child_messages as unknown[]).length).toBe(3);
     expect(all.notes).toEqual(["hi", "there"]);
     const only = (await read({ channels: ["child_messages"] }))!.checkpoint.channel_values;
     expect((only.parent_messages as unknown[]).length).toBe(2);
-    expect((only.child_messages as unknown[]).length).toBe(4);
+    expect((only.child_messages as unknown[]).length).toBe(3);
   });
 
   it.each([
@@ -154,6 +154,11 @@ describe("SanitizingCheckpointer as a decorator", () => {
       "an unknown bridge role",
       () => new SanitizingCheckpointer(new MemorySaver(), { bridgeRole: "human" as never }),
       'bridgeRole must be one of "ai", "system", got "human".',
+    ],
+    [
+      "an unknown provider",
+      () => new SanitizingCheckpointer(new MemorySaver(), { provider: "claude" as never }),
+      'provider must be one of "anthropic", "bedrock", "gemini", "mistral", "openai", "strictest", got "claude".',
     ],
     [
       "an unknown marker preset",

@@ -66,10 +66,13 @@ describe("repairMessages on odd input", () => {
   });
 
   it("treats a ChatMessage-style { type: 'generic', role } by its role", () => {
-    const { messages } = repairMessages([
-      { type: "generic", role: "user", content: "a", id: "u1" },
-      { type: "generic", role: "user", content: "b", id: "u2" },
-    ], { provider: "bedrock" });
+    const { messages } = repairMessages(
+      [
+        { type: "generic", role: "user", content: "a", id: "u1" },
+        { type: "generic", role: "user", content: "b", id: "u2" },
+      ],
+      { provider: "bedrock" },
+    );
     expect(shape(messages)).toEqual(["generic:u1", "ai:sanitizer-reply-u1", "generic:u2", "ai:sanitizer-reply-u2"]);
   });
 

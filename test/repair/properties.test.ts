@@ -92,19 +92,22 @@ describe("repairMessages invariants", () => {
     );
   });
 
-  it.each<TailMode>(["repair", "finished", "preserve", "request"])("is idempotent and deterministic (tail %s)", (tail) => {
-    fc.assert(
-      fc.property(anyHistory, fc.option(anyProvider, { nil: undefined }), (history, provider) => {
-        const first = repairMessages(history, { tail, provider });
-        const again = repairMessages(first.messages, { tail, provider });
-        expect(again.messages).toBe(first.messages);
-        expect(again.repairs).toEqual([]);
-        const twin = repairMessages(history, { tail, provider });
-        expect(snapshot(twin.messages as BaseMessage[])).toBe(snapshot(first.messages as BaseMessage[]));
-      }),
-      RUNS,
-    );
-  });
+  it.each<TailMode>(["repair", "finished", "preserve", "request"])(
+    "is idempotent and deterministic (tail %s)",
+    (tail) => {
+      fc.assert(
+        fc.property(anyHistory, fc.option(anyProvider, { nil: undefined }), (history, provider) => {
+          const first = repairMessages(history, { tail, provider });
+          const again = repairMessages(first.messages, { tail, provider });
+          expect(again.messages).toBe(first.messages);
+          expect(again.repairs).toEqual([]);
+          const twin = repairMessages(history, { tail, provider });
+          expect(snapshot(twin.messages as BaseMessage[])).toBe(snapshot(first.messages as BaseMessage[]));
+        }),
+        RUNS,
+      );
+    },
+  );
 
   it("keeps every message it does not report removed or rewritten, each once, and only moves tool results", () => {
     fc.assert(

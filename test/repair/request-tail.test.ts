@@ -63,11 +63,10 @@ describe('repairMessages with tail "request"', () => {
     expectAcceptedByAllProviders(messages);
   });
 
-  it("drops a result cut from its call by a trim, opens the reply it leaves first for Anthropic, and keeps the input last", () => {
+  it("drops a result cut from its call by a trim, opens the reply it leaves first, and keeps the input last", () => {
     const trimmed = [result("t1", "c1"), reply("a2"), human("h2")];
     expect(providerError("anthropic", trimmed)).toMatch(/unexpected `tool_use_id`/);
-    expect(shape(request(trimmed).messages)).toEqual(["ai:a2", "human:h2"]);
-    const { messages, repairs } = request(trimmed, "anthropic");
+    const { messages, repairs } = request(trimmed);
     expect(shape(messages)).toEqual(["human:sanitizer-opening-a2", "ai:a2", "human:h2"]);
     expect(repairs.map((r) => [r.code, r.action])).toEqual([
       ["D", "removed"],

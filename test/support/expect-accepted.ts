@@ -28,3 +28,7 @@ export function rejectingOf(profiles: readonly WireProfile[], messages: readonly
 export function expectAcceptedUnder(provider: ProviderRules, messages: readonly unknown[]): void {
   expect(rejectingOf(profilesOf(provider), messages)).toEqual({});
 }
+
+/** The `provider` option for the rules of `profile` (the Responses API follows OpenAI's role order). */
+export const rulesOf = (profile: WireProfile): ProviderRules =>
+  profile === "openai-responses" ? "openai" : profile;

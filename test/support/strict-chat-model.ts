@@ -52,6 +52,15 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 
+/** `_llmType()` of each provider's LangChain client. */
+const LLM_TYPES: Record<ProviderProfile, string> = {
+  anthropic: "anthropic",
+  openai: "openai",
+  bedrock: "chat_bedrock_converse",
+  gemini: "googlegenerativeai",
+  mistral: "mistral_ai",
+};
+
 export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
   /** Every history the model accepted or rejected, in order. */
   readonly seen: BaseMessage[][] = [];
@@ -63,9 +72,10 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     super({});
   }
 
-  // Called by the base constructor, before this class's fields exist.
+  // Called by the base constructor, before this class's fields exist. After it, the type of the real client of
+  // the profile's provider, by which the middleware knows whose rules to apply.
   _llmType(): string {
-    return "strict-fake";
+    return this.opts === undefined ? "strict-fake" : LLM_TYPES[this.opts.profile];
   }
 
   /** What `createAgent` needs of a tool-calling model. The script decides the calls, so the tools are not used. */

@@ -11,6 +11,7 @@ import {
   type ProviderEmulator,
 } from "../support/provider-emulator/index.js";
 import { repairMessages } from "../../src/index.js";
+import { rulesOf } from "../support/expect-accepted.js";
 import { human } from "../support/messages.js";
 import { BROKEN } from "./histories.js";
 
@@ -182,13 +183,13 @@ describe.each(CLIENTS)("%s on the wire", (client) => {
     for (const rule of allowed) await expect(model.invoke(BROKEN[rule]!), rule).resolves.toBeDefined();
   });
 
-  it("accepts every history once repaired, but the known exceptions", async () => {
+  it("accepts every history once repaired under its provider's rules, but the known exceptions", async () => {
     const model = chatModel(client, emulator.url);
     for (const [rule, history] of Object.entries(BROKEN)) {
       // The stored thread is repaired; the next user message comes on top, as on the next turn.
       const next = history.at(-1)!.type === "human" ? history.at(-1)! : human("next");
       const stored = history.at(-1) === next ? history.slice(0, -1) : history;
-      const sent = model.invoke([...repairMessages(stored).messages, next]);
+      const sent = model.invoke([...repairMessages(stored, { provider: rulesOf(client) }).messages, next]);
       if (REJECTED_AFTER_REPAIR[rule]?.includes(client)) await expect(sent, rule).rejects.toThrow();
       else await expect(sent, rule).resolves.toBeDefined();
     }
