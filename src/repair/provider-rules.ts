@@ -3,7 +3,7 @@
  * provider's API needs repaired, as its LangChain client sends a history. Everything else the sanitizer repairs
  * is rejected by every provider.
  */
-import { PATTERNS, type PatternId } from "./patterns.js";
+import { type PATTERNS, type PatternId } from "./patterns.js";
 
 /** A provider whose own rules the sanitizer knows. */
 export type ProviderName = "anthropic" | "bedrock" | "gemini" | "mistral" | "openai";

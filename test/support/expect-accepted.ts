@@ -30,5 +30,4 @@ export function expectAcceptedUnder(provider: ProviderRules, messages: readonly 
 }
 
 /** The `provider` option for the rules of `profile` (the Responses API follows OpenAI's role order). */
-export const rulesOf = (profile: WireProfile): ProviderRules =>
-  profile === "openai-responses" ? "openai" : profile;
+export const rulesOf = (profile: WireProfile): ProviderRules => (profile === "openai-responses" ? "openai" : profile);
