@@ -6,8 +6,16 @@ export {
   type Repair,
   type RepairAction,
   type RepairKind,
+  type Scope,
 } from "./repair/patterns.js";
 export { MARKER_PRESETS, type MarkerOption, type MarkerTexts } from "./repair/markers.js";
+export {
+  PROVIDER_RULES,
+  PROVIDER_RULE_NAMES,
+  type ProviderName,
+  type ProviderRules,
+  type RoleOrderPattern,
+} from "./repair/provider-rules.js";
 export { isSyntheticMessage, SYNTHETIC_ID_PREFIX, type BridgeRole } from "./repair/synthetic.js";
 export {
   SanitizingCheckpointer,

@@ -16,6 +16,7 @@ import {
   SanitizingCheckpointer,
   type MarkerOption,
   type PatternId,
+  type ProviderRules,
   type RepairEvent,
 } from "../index.js";
 import type { OpenStore, ThreadRef } from "./store.js";
@@ -54,6 +55,8 @@ export interface DoctorOptions {
   /** Scan at most this many (thread, namespace) pairs. */
   limit?: number;
   markers?: MarkerOption;
+  /** Whose role-order rules to repair too, as the checkpointer's `provider` option. */
+  provider?: ProviderRules;
   onProgress?: (scanned: number) => void;
 }
 
@@ -151,6 +154,7 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
   const events: RepairEvent[] = [];
   const reader = new SanitizingCheckpointer(store.saver, {
     markers: options.markers,
+    provider: options.provider,
     onRepair: (event) => events.push(event),
   });
   for await (const ref of store.threads({ threadId: options.threadId, checkpointNs: options.checkpointNs })) {

@@ -7,7 +7,7 @@
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { MARKER_PRESETS, PATTERNS, type PatternId } from "../index.js";
+import { MARKER_PRESETS, PATTERNS, PROVIDER_RULE_NAMES, type PatternId, type ProviderRules } from "../index.js";
 import { runDoctor, type DoctorReport } from "./doctor.js";
 import { DoctorStoreError, DoctorUsageError, type OpenStore } from "./store.js";
 import { openPostgres } from "./stores/postgres.js";
@@ -15,7 +15,8 @@ import { openRedis } from "./stores/redis.js";
 import { openSqlite } from "./stores/sqlite.js";
 
 const USAGE = `usage: langgraph-checkpoint-sanitizer doctor (--sqlite FILE | --postgres URL [--schema NAME] | --redis URL [--prefix PREFIX])
-         [--thread ID] [--namespace NS] [--limit N] [--fix] [--json] [--markers en|ko]`;
+         [--thread ID] [--namespace NS] [--limit N] [--fix] [--json] [--markers en|ko]
+         [--provider ${PROVIDER_RULE_NAMES.join("|")}]`;
 
 /** Where the CLI writes; a test passes its own. */
 export interface CliIO {
@@ -37,6 +38,7 @@ const OPTIONS = {
   fix: { type: "boolean", default: false },
   json: { type: "boolean", default: false },
   markers: { type: "string" },
+  provider: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -67,7 +69,11 @@ function parse(argv: string[]) {
   if (markers !== undefined && !Object.hasOwn(MARKER_PRESETS, markers)) {
     throw new DoctorUsageError(`--markers takes en or ko, got ${values.markers}`);
   }
-  return { help: false as const, store: stores[0]!, values, limit, markers };
+  const provider = values.provider as ProviderRules | undefined;
+  if (provider !== undefined && !PROVIDER_RULE_NAMES.includes(provider)) {
+    throw new DoctorUsageError(`--provider takes ${PROVIDER_RULE_NAMES.join(", ")}, got ${values.provider}`);
+  }
+  return { help: false as const, store: stores[0]!, values, limit, markers, provider };
 }
 
 async function open(store: "sqlite" | "postgres" | "redis", values: Record<string, unknown>): Promise<OpenStore> {
@@ -147,6 +153,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       checkpointNs: args.values.namespace,
       limit: args.limit,
       markers: args.markers,
+      provider: args.provider,
       onProgress: io.isTTY
         ? (n) => {
             if (n % 50 !== 0) return;

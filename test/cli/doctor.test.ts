@@ -202,6 +202,11 @@ describe("doctor errors", () => {
     [["doctor", "--sqlite", "/no/such/file.sqlite"], "no such SQLite file: /no/such/file.sqlite", false],
     [["doctor", "--sqlite", "x", "--limit", "0"], "--limit takes a positive whole number, got 0", true],
     [["doctor", "--sqlite", "x", "--markers", "fr"], "--markers takes en or ko, got fr", true],
+    [
+      ["doctor", "--sqlite", "x", "--provider", "azure"],
+      "--provider takes anthropic, bedrock, gemini, mistral, openai, strictest, got azure",
+      true,
+    ],
     [["doctor", "--sqlite", "x", "--schema", "s"], "--schema goes with --postgres", true],
     [["doctor", "--frobnicate"], "Unknown option '--frobnicate'", true],
     [["repair"], "unknown command: repair", true],

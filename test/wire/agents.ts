@@ -9,7 +9,6 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import {
   END,
-  type MemorySaver,
   MessagesAnnotation,
   START,
   StateGraph,
@@ -143,7 +142,7 @@ export async function runTurn(
 }
 
 /** A thread whose last run finished after storing `history` (the graph reached END: no pending tasks). */
-export async function storeFinishedRun(saver: MemorySaver, thread: string, history: BaseMessage[]) {
+export async function storeFinishedRun(saver: BaseCheckpointSaver, thread: string, history: BaseMessage[]) {
   await new StateGraph(MessagesAnnotation)
     .addNode("run", () => ({ messages: history }))
     .addEdge(START, "run")
