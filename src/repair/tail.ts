@@ -38,10 +38,16 @@ export function findTailStart(messages: readonly unknown[]): number {
 }
 
 /**
- * Whether the tail of `messages` spans more than one turn: a trailing run of more than one HumanMessage
- * (new input after an unanswered one, pattern A), which a repairing read would have closed in between.
+ * Whether a user turn in `messages` follows a user turn or tool results with nothing between: what a read for
+ * new input closes at the end of a broken run. A delta channel stores no repaired list, so its later reads may
+ * hold such a turn where that read closed it.
  */
-export function tailSpansTurns(messages: readonly unknown[]): boolean {
-  const start = findTailStart(messages);
-  return start < messages.length - 1 && roleOf(messages[messages.length - 1]) === "human";
+export function hasUnclosedTurn(messages: readonly unknown[]): boolean {
+  let prev = "other";
+  for (const message of messages) {
+    const role = roleOf(message);
+    if (role === "human" && (prev === "human" || prev === "tool")) return true;
+    if (role === "human" || role === "ai" || role === "tool") prev = role;
+  }
+  return false;
 }
