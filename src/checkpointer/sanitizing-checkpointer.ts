@@ -21,6 +21,7 @@ import {
 } from "../options.js";
 import { resolveBreakpoints, type BreakpointNodes, type Breakpoints } from "./breakpoints.js";
 import { DeltaReads } from "./delta-reads.js";
+import { passUnknownMethods } from "./pass-through.js";
 import { ReadDecisions, decisionFor } from "./read-decisions.js";
 import { runContextOf, type ThreadActivity } from "./run-context.js";
 import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "./sanitize-tuple.js";
@@ -166,6 +167,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
       const configurable = config.configurable ?? {};
       this.report("getDeltaChannelHistory", configurable, String(configurable.checkpoint_id ?? ""), tail, repaired);
     });
+    passUnknownMethods(this, inner, SanitizingCheckpointer);
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {

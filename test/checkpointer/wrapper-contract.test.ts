@@ -1,7 +1,7 @@
 // The decorator contract: forwards everything, returns the inner tuple when clean, never mutates, fails clearly.
 import { type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { MemorySaver, type CheckpointTuple } from "@langchain/langgraph-checkpoint";
+import { BaseCheckpointSaver, MemorySaver, type CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, type RepairEvent } from "../../src/index.js";
 import { calls, human, reply, result } from "../support/messages.js";
@@ -89,6 +89,42 @@ describe("SanitizingCheckpointer as a decorator", () => {
     expect(wrapped.getNextVersion(3)).toBe(inner.getNextVersion(3));
     await wrapped.deleteThread("fwd");
     expect(await inner.getTuple({ configurable: { thread_id: "fwd" } })).toBeUndefined();
+  });
+
+  it("passes a method it does not know to the wrapped saver, never to the base class's default", async () => {
+    // What LangGraph Python's savers gained (copy_thread, prune, delete_for_runs): stand-ins for methods a later
+    // BaseCheckpointSaver defines with a default that a saver overrides, and for a saver's own API.
+    const base = BaseCheckpointSaver.prototype as unknown as Record<string, unknown>;
+    base.deleteForRuns = () => {
+      throw new Error("not implemented");
+    };
+    try {
+      class NewerSaver extends MemorySaver {
+        calls: unknown[][] = [];
+        async copyThread(source: string, target: string) {
+          this.calls.push(["copyThread", source, target]);
+          return "copied";
+        }
+        async deleteForRuns(runIds: string[]) {
+          this.calls.push(["deleteForRuns", runIds]);
+        }
+      }
+      const inner = new NewerSaver();
+      const wrapper = new SanitizingCheckpointer(inner) as unknown as NewerSaver;
+      expect(await wrapper.copyThread("a", "b")).toBe("copied");
+      await wrapper.deleteForRuns(["run-1"]);
+      expect(inner.calls).toEqual([
+        ["copyThread", "a", "b"],
+        ["deleteForRuns", ["run-1"]],
+      ]);
+      // A saver that does not override the base default keeps it, and the wrapper's own reads stay its own.
+      const plain = new SanitizingCheckpointer(new MemorySaver()) as unknown as Record<string, () => unknown>;
+      expect(() => plain.deleteForRuns!()).toThrow("not implemented");
+      expect(Object.hasOwn(wrapper, "getTuple")).toBe(false);
+      expect(Object.hasOwn(wrapper, "get")).toBe(false);
+    } finally {
+      delete base.deleteForRuns;
+    }
   });
 
   it("reports each repaired channel through onRepair", async () => {
