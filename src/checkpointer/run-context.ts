@@ -20,15 +20,20 @@ export interface RunContext {
   lastCheckpointId?: string;
 }
 
+/** How the last run on a thread that a process saw end ended: the root checkpoint it stopped at, and whether it failed. */
+export interface RunEnd {
+  /** The last root checkpoint the run stored; undefined when it stored none. */
+  checkpointId: string | undefined;
+  /** Whether it ended without an error: at the end of the graph, an `interrupt()`, or a static breakpoint. */
+  ok: boolean;
+}
+
 /** What the process knows of the runs on a thread, beyond its checkpoints. @internal */
 export interface ThreadActivity {
   /** Whether a run on the thread is in flight in this process. */
   isRunning(threadId: string): boolean;
-  /**
-   * The root checkpoint that the thread's last run in this process stopped at without an error (the end of
-   * the graph, an `interrupt()`, or a static breakpoint, set at compile time or on the run).
-   */
-  settledAt(threadId: string): string | undefined;
+  /** How the thread's last run in this process ended, when this process saw one end. */
+  lastEnd(threadId: string): RunEnd | undefined;
 }
 
 // A registered symbol, so that two copies of the package (ESM and CommonJS in one process) agree on it.

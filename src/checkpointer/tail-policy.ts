@@ -64,9 +64,10 @@ export async function tailModeForGetTuple(
 
 /**
  * Whether a thread with pending tasks stopped where it is meant to be continued: a checkpoint addressed by id
- * (time travel), an `updateState` edit, an `interrupt()`, a run still in flight or stopped at a breakpoint in
- * this process, or the graph's static breakpoint. A failed step is not among them: without the input, the
- * next call is taken for a new turn, the common case in a chat (`sanitizeGraph` tells a retry apart).
+ * (time travel), an `updateState` edit, an `interrupt()`, the graph's static breakpoint, or, under
+ * `sanitizeGraph`, anything but a run this process saw fail (see {@link mayStillContinue}). A failed step is not
+ * among them: without the input, the next call is taken for a new turn, the common case in a chat
+ * (`sanitizeGraph` tells a retry apart).
  */
 async function stoppedToContinue(
   config: RunnableConfig,
@@ -77,23 +78,32 @@ async function stoppedToContinue(
   const source = tuple.metadata?.source;
   if (source === "update" || source === "fork") return true;
   if (hasPendingInterrupt(tuple.pendingWrites)) return true;
-  if (activity !== undefined && runContextOf(config) === undefined && (runInFlight || heldByRun(activity, tuple))) {
+  if (
+    activity !== undefined &&
+    runContextOf(config) === undefined &&
+    (runInFlight || mayStillContinue(activity, tuple))
+  ) {
     return true;
   }
   return pausedAtBreakpoint(tuple, breakpoints, parent);
 }
 
-/** Whether a run in this process is on the tuple's thread, or stopped at the root checkpoint the tuple belongs to. */
-function heldByRun(activity: ThreadActivity, tuple: CheckpointTuple): boolean {
+/**
+ * Whether, as far as this process knows, a run may still continue the tuple's checkpoint: a run in flight here, a
+ * run here that stopped at it without an error (a breakpoint set on the run), or a run this process did not see
+ * end, which may be working or paused in another process, or in this one before a restart. Only a run this
+ * process saw fail at that checkpoint (cancelled, errored) left it broken for sure; a read that cannot know leaves
+ * the tail as stored, as the wrapped saver does, and the next new input repairs it in any process.
+ */
+function mayStillContinue(activity: ThreadActivity, tuple: CheckpointTuple): boolean {
   const configurable = tuple.config.configurable ?? {};
   const threadId = configurable.thread_id;
   if (threadId === undefined) return false;
   if (activity.isRunning(String(threadId))) return true;
-  const settled = activity.settledAt(String(threadId));
-  if (settled === undefined) return false;
+  const end = activity.lastEnd(String(threadId));
   // A subgraph's checkpoint names the root checkpoint it ran under in its metadata's `parents`.
   const root = (configurable.checkpoint_ns ?? "") === "" ? tuple.checkpoint.id : tuple.metadata?.parents?.[""];
-  return root === settled;
+  return end === undefined || end.checkpointId !== root || end.ok;
 }
 
 /**

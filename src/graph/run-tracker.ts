@@ -1,18 +1,17 @@
-import type { RunContext, ThreadActivity } from "../checkpointer/run-context.js";
+import type { RunContext, RunEnd, ThreadActivity } from "../checkpointer/run-context.js";
 
-/** How many threads' last stops are kept; the oldest is forgotten first. */
-const SETTLED_CAPACITY = 10_000;
+/** How many threads' last run ends are kept; the oldest is forgotten first. */
+const ENDS_CAPACITY = 10_000;
 
 /**
- * The runs a protected graph serves in this process, per thread: how many are in flight, and the root
- * checkpoint the last one stopped at without an error. A run in flight, or one paused at a breakpoint set on
- * the run (the way LangGraph Studio steps through a graph), leaves nothing in the checkpoint that tells it
- * from a run that broke off; this is how a `getState` in the same process reads it as the run left it.
+ * The runs a protected graph serves in this process, per thread: how many are in flight, and how the last one
+ * ended. A run in flight, one paused at a breakpoint set on the run (the way LangGraph Studio steps through a
+ * graph), and one that broke off store the same checkpoint; only the process that saw the run end knows which.
  * @internal
  */
 export class RunTracker implements ThreadActivity {
   private readonly running = new Map<string, number>();
-  private readonly settled = new Map<string, string>();
+  private readonly ends = new Map<string, RunEnd>();
 
   start(threadId: string): void {
     this.running.set(threadId, (this.running.get(threadId) ?? 0) + 1);
@@ -23,17 +22,16 @@ export class RunTracker implements ThreadActivity {
     const count = (this.running.get(threadId) ?? 1) - 1;
     if (count > 0) this.running.set(threadId, count);
     else this.running.delete(threadId);
-    this.settled.delete(threadId);
-    if (!ok || run.lastCheckpointId === undefined) return;
-    this.settled.set(threadId, run.lastCheckpointId);
-    if (this.settled.size > SETTLED_CAPACITY) this.settled.delete(this.settled.keys().next().value!);
+    this.ends.delete(threadId);
+    this.ends.set(threadId, { checkpointId: run.lastCheckpointId, ok });
+    if (this.ends.size > ENDS_CAPACITY) this.ends.delete(this.ends.keys().next().value!);
   }
 
   isRunning(threadId: string): boolean {
     return this.running.has(threadId);
   }
 
-  settledAt(threadId: string): string | undefined {
-    return this.settled.get(threadId);
+  lastEnd(threadId: string): RunEnd | undefined {
+    return this.ends.get(threadId);
   }
 }

@@ -110,6 +110,7 @@ function protect<T>(target: T, protection: Protection): T {
   if (isCompiledGraph(target)) {
     protectGraph(target, protection);
     protectRuns(target, protection);
+    protectUpdates(target);
     protectWithConfig(target, protection);
     return target;
   }
@@ -227,6 +228,27 @@ function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
       }
     },
   });
+}
+
+/**
+ * `updateState` and `bulkUpdateState` read the thread and store what they read with the edit: their reads keep the
+ * tail as stored, as a run that continues it does, so an edit never stores a repair of a tail the app may still
+ * resume (an approval edited before `invoke(null)`, in this process or another).
+ */
+function protectUpdates(graph: CompiledGraphLike): void {
+  for (const name of ["updateState", "bulkUpdateState"] as const) {
+    const update = (graph as unknown as Record<string, unknown>)[name];
+    if (typeof update !== "function") continue;
+    Object.defineProperty(graph, name, {
+      // Not enumerable, so that withConfig's spread does not copy it into the new graph's fields.
+      enumerable: false,
+      configurable: true,
+      writable: true,
+      value: function sanitizedUpdate(this: unknown, config: RunnableConfig, ...rest: unknown[]) {
+        return update.call(this, withRunContext(config, { next: "resume" }), ...rest);
+      },
+    });
+  }
 }
 
 /** `withConfig` builds a new graph (or agent) from the old one's fields: protect the result with the same wrappers. */
