@@ -7,13 +7,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
-import {
-  END,
-  MessagesAnnotation,
-  START,
-  StateGraph,
-  type BaseCheckpointSaver,
-} from "@langchain/langgraph";
+import { END, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
 import { createAgent } from "langchain";
 import { z } from "zod";
