@@ -42,8 +42,8 @@ export interface MapSizes {
   decisions: number;
   /** sanitizeGraph's run tracker: threads with a run in flight. */
   running: number;
-  /** sanitizeGraph's run tracker: threads whose last stop is remembered (capped at 10,000). */
-  settled: number;
+  /** sanitizeGraph's run tracker: threads whose last run's end is remembered (capped at 10,000). */
+  ended: number;
 }
 
 /** One sample of the timeline. */
@@ -99,7 +99,7 @@ export class Metrics {
   readonly failures: Failure[] = [];
   readonly latency = new Map<string, { sanitized: LatencySeries; raw: LatencySeries }>();
   readonly samples: Sample[] = [];
-  mapMax: MapSizes = { decisions: 0, running: 0, settled: 0 };
+  mapMax: MapSizes = { decisions: 0, running: 0, ended: 0 };
 
   get totalCancellations(): number {
     return this.cancellations.backend.total;

@@ -45,15 +45,15 @@ export function drainRequests(emulator: ProviderEmulator, metrics: Metrics): voi
 
 /** The wrapper's private maps, read for their sizes only. */
 export function wrapperMaps(wrappers: Iterable<SanitizingCheckpointer>): MapSizes {
-  const sizes: MapSizes = { decisions: 0, running: 0, settled: 0 };
+  const sizes: MapSizes = { decisions: 0, running: 0, ended: 0 };
   for (const wrapper of wrappers) {
     const inside = wrapper as unknown as {
       decisions: { decisions: Map<unknown, unknown> };
-      activity?: { running: Map<unknown, unknown>; settled: Map<unknown, unknown> };
+      activity?: { running: Map<unknown, unknown>; ends: Map<unknown, unknown> };
     };
     sizes.decisions += inside.decisions.decisions.size;
     sizes.running += inside.activity?.running.size ?? 0;
-    sizes.settled += inside.activity?.settled.size ?? 0;
+    sizes.ended += inside.activity?.ends.size ?? 0;
   }
   return sizes;
 }
