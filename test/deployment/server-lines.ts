@@ -1,9 +1,9 @@
 /**
- * The two Agent Server lines users get: `npm install @langchain/langgraph-cli` (and -api, -sdk) installs the
- * `latest` tag, 2.0.0; apps pinned to the 1.5 line have 1.5.1 and SDK 1.15. The repository's own install
- * has the CLI a new user gets (2.0.0) and the 1.5 line's API and SDK; the `server-line` test project runs
- * the same server tests again with the other of each, installed into `.server-lines/` in the repository
- * (so that LangGraph and core still resolve to the repository's single copies).
+ * The two Agent Server lines users have: `npm install @langchain/langgraph-cli` (and -api, -sdk) installs the
+ * `latest` tag, 1.5.1 (SDK 1.15); apps that took 2.0.0 before it was deprecated have 2.0.0. The repository's own
+ * install has the `latest` line; the `server-line` test project runs the same server tests again with 2.0.0,
+ * installed into `.server-lines/` in the repository (so that LangGraph and core still resolve to the
+ * repository's single copies).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -15,11 +15,11 @@ const REPO = fileURLToPath(new URL("../..", import.meta.url));
 /** Where the other line is installed. */
 export const OTHER_LINE_DIR = join(REPO, ".server-lines");
 
-/** The packages of the other line: the API and SDK of 2.0.0, and the 1.5 line's CLI. */
+/** The packages of the other line: 2.0.0, deprecated. */
 export const OTHER_LINE: Record<string, string> = {
   "@langchain/langgraph-api": "2.0.0",
   "@langchain/langgraph-sdk": "2.0.0",
-  "@langchain/langgraph-cli": "1.5.1",
+  "@langchain/langgraph-cli": "2.0.0",
 };
 
 /** A module in the other line's folder whose `resolve(id)` is `import.meta.resolve` from there. */
