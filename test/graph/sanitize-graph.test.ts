@@ -6,7 +6,7 @@
  * test/deployment/langgraph-server.test.ts.
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { MemorySaver } from "@langchain/langgraph";
+import { MemorySaver, MessagesAnnotation, StateGraph } from "@langchain/langgraph";
 import { createAgent, tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -116,5 +116,31 @@ describe("sanitizeGraph", () => {
     const messages = state.messages as BaseMessage[];
     expect(messages[0]!.content).toBe(FIRST_QUESTION);
     expect(messages.at(-1)!.content).toBe("Happy to help with that.");
+  });
+
+  it("a breakpoint compiled into a subgraph: invoke(null) resumes as raw (LangGraph's own MessagesAnnotation test)", async () => {
+    // The store shows nothing of a subgraph's breakpoint; sanitizeGraph sees the null input. The checkpointer
+    // alone takes the resume for a new turn and closes the trailing user turn (see docs/tail-policy.md).
+    const run = async (protect: boolean) => {
+      const child = new StateGraph(MessagesAnnotation)
+        .addNode("duper", ({ messages }) => ({ messages }))
+        .addNode("duper2", ({ messages }) => ({ messages }))
+        .addEdge("__start__", "duper")
+        .addEdge("duper", "duper2")
+        .compile({ interruptBefore: ["duper2"] });
+      const compiled = new StateGraph(MessagesAnnotation)
+        .addNode("duper", child)
+        .addNode("duper2", ({ messages }) => ({ messages }))
+        .addEdge("__start__", "duper")
+        .addEdge("duper", "duper2")
+        .compile({ checkpointer: protect ? new SanitizingCheckpointer(new MemorySaver()) : new MemorySaver() });
+      const graph = protect ? sanitizeGraph(compiled) : compiled;
+      const config = { configurable: { thread_id: "1" } };
+      const first = await graph.invoke({ messages: [new HumanMessage("should be only one")] }, config);
+      const resumed = await graph.invoke(null, config);
+      return [first.messages.length, resumed.messages.length];
+    };
+    expect(await run(false)).toEqual([1, 1]);
+    expect(await run(true)).toEqual([1, 1]);
   });
 });
