@@ -15,9 +15,32 @@
  * ```
  */
 
-/** Percent-encodes an id so it contains none of `:{}|` nor spaces. */
-export const encodeId = (id: string): string => encodeURIComponent(id);
-export const decodeId = (id: string): string => decodeURIComponent(id);
+/** A UTF-16 surrogate without its other half, which `encodeURIComponent` cannot encode. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** How a lone surrogate is written: `%uXXXX`, which percent-encoding never produces (it writes `%` as `%25`). */
+const ENCODED_SURROGATE = /(%u[0-9A-F]{4})/;
+
+/**
+ * Percent-encodes an id so it contains none of `:{}|` nor spaces. Any JavaScript string is an id, as on the other
+ * savers: a lone surrogate (not valid UTF-16, but a string all the same) is written as `%uXXXX`.
+ */
+export function encodeId(id: string): string {
+  let out = "";
+  let from = 0;
+  for (const match of id.matchAll(LONE_SURROGATE)) {
+    const unit = match[0].charCodeAt(0).toString(16).toUpperCase();
+    out += `${encodeURIComponent(id.slice(from, match.index))}%u${unit}`;
+    from = match.index + 1;
+  }
+  return out + encodeURIComponent(id.slice(from));
+}
+
+/** The id {@link encodeId} encoded. */
+export const decodeId = (encoded: string): string =>
+  encoded
+    .split(ENCODED_SURROGATE)
+    .map((part, i) => (i % 2 === 1 ? String.fromCharCode(parseInt(part.slice(2), 16)) : decodeURIComponent(part)))
+    .join("");
 
 /** The keys of one namespace of one thread. */
 export interface NamespaceKeys {

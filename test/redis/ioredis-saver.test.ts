@@ -1,6 +1,12 @@
 // IORedisSaver on its own: conformance on a server and on a real cluster, key layout, TTL, faults.
 import { HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { JsonPlusSerializer, emptyCheckpoint, uuid6, type Checkpoint } from "@langchain/langgraph-checkpoint";
+import {
+  JsonPlusSerializer,
+  MemorySaver,
+  emptyCheckpoint,
+  uuid6,
+  type Checkpoint,
+} from "@langchain/langgraph-checkpoint";
 import { validate } from "@langchain/langgraph-checkpoint-validation";
 import { Cluster, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -91,6 +97,50 @@ describe.runIf(available)("IORedisSaver", () => {
     const oneThread = [];
     for await (const ref of saver.threads({ threadId: "x", checkpointNs: "y|p|q" })) oneThread.push(ref);
     expect(oneThread).toEqual([{ threadId: "x", checkpointNs: "y|p|q" }]);
+    await (saver.client as Redis).quit();
+  });
+
+  it("handles any string id the other savers handle: lone surrogates, control characters", async () => {
+    const saver = new IORedisSaver(new Redis(server.url), { keyPrefix: nextPrefix() });
+    const memory = new MemorySaver();
+    const ids: Array<[string, string]> = [
+      ["x\uD800", ""],
+      ["\uDC00y", "ns\uDBFF"],
+      ["%uD800", ""],
+      ["\u001b[2J\u001b[31mred", "line\nbreak"],
+    ];
+    for (const target of [saver, memory]) {
+      // A read of a thread that was never written returns nothing.
+      expect(await target.getTuple({ configurable: { thread_id: "x\uD800", checkpoint_ns: "" } })).toBeUndefined();
+      for (const [thread_id, checkpoint_ns] of ids) {
+        const config = await target.put(
+          { configurable: { thread_id, checkpoint_ns } },
+          checkpointWith({ owner: `${thread_id}/${checkpoint_ns}` }),
+          { source: "loop", step: 0, parents: {} },
+          { owner: 1 },
+        );
+        await target.putWrites(config, [["owner", "written"]], "task-1");
+      }
+    }
+    for (const [thread_id, checkpoint_ns] of ids) {
+      const config = { configurable: { thread_id, checkpoint_ns } };
+      const [stored, expected] = [await saver.getTuple(config), await memory.getTuple(config)];
+      expect(stored?.checkpoint.channel_values).toEqual(expected?.checkpoint.channel_values);
+      expect(stored?.config.configurable).toMatchObject({ thread_id, checkpoint_ns });
+      expect(stored?.pendingWrites).toEqual(expected?.pendingWrites);
+      const listed = [];
+      for await (const tuple of new SanitizingCheckpointer(saver).list(config)) listed.push(tuple.checkpoint.id);
+      expect(listed).toEqual([stored!.checkpoint.id]);
+    }
+    // "%uD800" and the lone surrogate it spells stay two threads.
+    expect((await saver.getTuple({ configurable: { thread_id: "%uD800" } }))?.checkpoint.channel_values.owner).toBe(
+      "%uD800/",
+    );
+    const everyThread = [];
+    for await (const ref of saver.threads()) everyThread.push([ref.threadId, ref.checkpointNs]);
+    expect(everyThread.sort()).toEqual([...ids].sort());
+    await saver.deleteThread("x\uD800");
+    expect(await saver.getTuple({ configurable: { thread_id: "x\uD800" } })).toBeUndefined();
     await (saver.client as Redis).quit();
   });
 
