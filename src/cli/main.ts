@@ -87,6 +87,18 @@ const count = (patterns: Partial<Record<PatternId, number>>) =>
     .map(([kind, n]) => `${kind}×${n}`)
     .join(" ");
 
+/**
+ * Characters a terminal acts on or that fake a line: C0 and C1 controls (escape sequences, newlines), DEL, line and
+ * paragraph separators, bidirectional overrides and isolates, and lone surrogates.
+ */
+const UNSAFE =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** An id as the text report prints it: quoted, with every unsafe character written as `\uXXXX`. */
+const printable = (id: string): string =>
+  JSON.stringify(id).replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   return rows
@@ -119,8 +131,8 @@ function formatReport(report: DoctorReport, fix: boolean): string {
     table([
       ["thread", "namespace", "repairs", "pending tasks", "action"],
       ...report.threads.map((t) => [
-        t.threadId,
-        JSON.stringify(t.checkpointNs),
+        printable(t.threadId),
+        printable(t.checkpointNs),
         count(t.patterns),
         t.pendingTasks ? "yes" : "no",
         action[t.action],

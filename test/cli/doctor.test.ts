@@ -12,7 +12,9 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { DoctorReport } from "../../src/cli/doctor.js";
+import { calls } from "../support/messages.js";
 import { rejectingProviders } from "../support/provider-rules.js";
+import { storeFinishedRun } from "../wire/agents.js";
 import { reactGraph, type MessagesField } from "../support/react-graph.js";
 import { postgresFactory, redisFactory, saverFactories } from "../support/savers.js";
 import { POSTGRES_URL, REDIS_URL } from "../support/services.js";
@@ -128,7 +130,7 @@ describe.each(STORES)("doctor on %s", (_, openStore) => {
     const text = await doctor(...store.args);
     expect(text.stdout).toMatch(/Scanned 6 thread namespaces in .*: 3 broken\./);
     expect(text.stdout).toMatch(/\nB2\s+1\s+1\s+AIMessage with parallel tool calls only partly answered/);
-    expect(text.stdout).toMatch(/cancelled-in-tools\s+""\s+B×2 C×1\s+yes\s+would fix \(run with --fix\)/);
+    expect(text.stdout).toMatch(/"cancelled-in-tools"\s+""\s+B×2 C×1\s+yes\s+would fix \(run with --fix\)/);
     expect(text.stdout).toContain("Dry run: --fix would store each repair as a new checkpoint");
     expect((await json(...store.args, "--thread", "cancelled-in-llm")).report.threads.map((t) => t.threadId)).toEqual([
       "cancelled-in-llm",
@@ -191,6 +193,32 @@ describe.each(STORES)("doctor on %s", (_, openStore) => {
       const { messages, model } = await nextTurn(store.saver, "bedrock", threadId, undefined, where);
       expect(model.rejections).toEqual([]);
       expect(rejectingProviders(messages)).toEqual({});
+    }
+  });
+});
+
+describe("doctor on hostile thread ids", () => {
+  it("escapes every id it prints: no escape sequence reaches the terminal, no id forges a line", async () => {
+    const store = await sqliteStore();
+    try {
+      const ids = ["\u001b[2J\u001b[31mred", "x\nScanned 0 thread namespaces in nowhere: 0 broken.", "\u202eevil"];
+      const broken = [
+        new HumanMessage({ id: "h1", content: "hi" }),
+        calls("a1", "c1"),
+        new HumanMessage({ id: "h2", content: "again" }),
+      ];
+      for (const id of ids) await storeFinishedRun(store.saver, id, broken);
+      const { stdout } = await doctor(...store.args);
+      expect(stdout).toMatch(/: 3 broken\./);
+      // eslint-disable-next-line no-control-regex -- no control character but the line breaks between rows
+      expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+      expect(stdout.split("\n").filter((line) => line.startsWith("Scanned"))).toHaveLength(1);
+      for (const printed of ['"\\u001b[2J\\u001b[31mred"', '"x\\nScanned 0', '"\\u202eevil"'])
+        expect(stdout).toContain(printed);
+      // The JSON report keeps the ids as they are.
+      expect((await json(...store.args)).report.threads.map((t) => t.threadId).sort()).toEqual([...ids].sort());
+    } finally {
+      await store.close();
     }
   });
 });
