@@ -4,12 +4,13 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { emptyCheckpoint, uuid6, type BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 
 /** Where a history is broken, if anywhere. */
-export type HistoryState = "clean" | "broken-tail" | "broken-mid";
+export type HistoryState = "clean" | "broken-tail" | "broken-mid" | "broken-every-round";
 
 /**
  * `size` messages (rounded down to whole rounds of 4). "broken-mid" loses one
  * tool result in the middle (pattern B); "broken-tail" ends in an unanswered
- * tool call, as a run cancelled during its tools leaves it.
+ * tool call, as a run cancelled during its tools leaves it; "broken-every-round"
+ * loses every tool result, a repair every four messages.
  */
 export function history(size: number, state: HistoryState = "clean"): BaseMessage[] {
   const rounds = Math.max(1, Math.floor(size / 4));
@@ -24,7 +25,11 @@ export function history(size: number, state: HistoryState = "clean"): BaseMessag
       }),
     );
     const last = r === rounds - 1;
-    if (!(state === "broken-mid" && r === Math.floor(rounds / 2)) && !(state === "broken-tail" && last)) {
+    const lost =
+      state === "broken-every-round" ||
+      (state === "broken-mid" && r === Math.floor(rounds / 2)) ||
+      (state === "broken-tail" && last);
+    if (!lost) {
       out.push(new ToolMessage({ id: `t${r}`, content: `result ${r}`, tool_call_id: `c${r}` }));
     }
     if (!(state === "broken-tail" && last)) out.push(new AIMessage({ id: `f${r}`, content: `answer ${r}` }));
