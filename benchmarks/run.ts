@@ -429,9 +429,9 @@ async function main() {
       pass: engine.broken.growth <= 12,
     },
     {
-      name: "100,000 messages, a repair every 4: the wrapper's own cost ≤ 10 µs per repair (MemorySaver)",
+      name: "100,000 messages, a repair every 4: the wrapper's own cost ≤ 15 µs per repair (MemorySaver)",
       value: `${heavy.usPerRepair.toFixed(2)} µs × ${heavy.repairs} repairs = ${heavy.ownMs.toFixed(0)} ms (raw read ${heavy.rawMs.toFixed(0)} ms)`,
-      pass: heavy.usPerRepair <= 10,
+      pass: heavy.usPerRepair <= 15,
     },
     ...(postgresReads.length > 0 ? [postgresReadTarget(postgresReads)] : []),
   ];
