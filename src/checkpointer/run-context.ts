@@ -24,7 +24,7 @@ export interface RunContext {
 export interface RunEnd {
   /** The last root checkpoint the run stored; undefined when it stored none. */
   checkpointId: string | undefined;
-  /** Whether it ended without an error: at the end of the graph, an `interrupt()`, or a static breakpoint. */
+  /** Whether it stopped to be continued: the end of the graph, an `interrupt()`, a static breakpoint, a drain. */
   ok: boolean;
 }
 

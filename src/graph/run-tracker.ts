@@ -17,7 +17,7 @@ export class RunTracker implements ThreadActivity {
     this.running.set(threadId, (this.running.get(threadId) ?? 0) + 1);
   }
 
-  /** Records the end of a run started with {@link start}; `ok` when it ended without an error. */
+  /** Records the end of a run started with {@link start}; `ok` when it stopped to be continued, not broken off. */
   end(threadId: string, run: RunContext, ok: boolean): void {
     const count = (this.running.get(threadId) ?? 1) - 1;
     if (count > 0) this.running.set(threadId, count);

@@ -76,6 +76,9 @@ function isAgent(value: unknown): value is AgentLike {
   return isObject(value) && isCompiledGraph(value.graph);
 }
 
+/** LangGraph's own `isGraphDrained`, by the error's name (LangGraph is not imported here). */
+const isGraphDrained = (error: unknown): boolean => isObject(error) && error.name === "GraphDrained";
+
 const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
   isObject(value) && typeof value.then === "function";
 
@@ -222,6 +225,11 @@ function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
       try {
         yield* iterator;
         ok = true;
+      } catch (error) {
+        // A drained run (RunControl; the Agent Server drains its runs on shutdown) stopped at a step boundary to
+        // be resumed, like a breakpoint, not broken off.
+        ok = isGraphDrained(error);
+        throw error;
       } finally {
         signal?.removeEventListener("abort", onAbort);
         end(ok);
