@@ -84,12 +84,23 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
   const { removedBefore } = ctx;
   const rank = (index: number) => (removedBefore === undefined ? index : index - removedBefore[index]!);
   let prev: TurnState = "none";
-  // Whether the repair changed the turn that came last: answered or moved one of its results, or removed a
-  // message in it (an empty reply, an orphan result before the first reply). A turn the repair changed is closed
-  // and opened under every rule, as a broken run's leftovers are: the repair never leaves a role-order break it made.
+  // Whether the repair made the turn that came last end where it does: answered one of its calls, brought back a
+  // result from past the next message, or removed the message that stood there (an empty reply H, an orphan
+  // result D). Such a turn is closed and opened under every rule, as a broken run's leftovers are: the repair
+  // never leaves a role-order break it made. (Putting adjacent results in call order, or dropping a duplicate
+  // result or a RemoveMessage, makes no new neighbours.)
   let touched = false;
   // So far `repairs` holds the removals only (input positions).
-  const removed = repairs.map((r) => r.index).sort((a, b) => a - b);
+  const removed = repairs
+    .filter((r) => r.code === "H" || r.code === "D")
+    .map((r) => r.index)
+    .sort((a, b) => a - b);
+  /** The input position of the first message after the AIMessage at `index` that is not a tool result. */
+  const runEnd = (index: number) => {
+    let end = index + 1;
+    while (end < ctx.messages.length && roleOf(ctx.messages[end]) === "tool") end++;
+    return end;
+  };
   let nextRemoved = 0;
   // The user turn the conversation is in (the last HumanMessage, or a marker J or K put in), and the last reply.
   let userTurn = "";
@@ -150,7 +161,7 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
         }
         const { message, index } = result;
         if (rank(index) !== rank(previous) + 1) {
-          touched = true;
+          if (index > runEnd(turn.index)) touched = true;
           const refs = messageRefs(message);
           repairs.push({ ...patternOf("E"), action: "moved", index: out.length, from: index, message, ...refs });
         }

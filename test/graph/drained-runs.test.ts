@@ -27,7 +27,7 @@ async function drained(mode: Mode) {
   return { graph, config };
 }
 
-const messagesOf = (state: { messages: BaseMessage[] }) => state.messages;
+const messagesOf = (state: unknown) => (state as { messages: BaseMessage[] }).messages;
 const RESUMES = {
   getState: async ({ graph, config }: Awaited<ReturnType<typeof drained>>) => {
     const state = await graph.getState(config);

@@ -35,6 +35,20 @@ describe("pattern E: result separated from its call", () => {
     expect(repairs.every((r) => r.code === "E" && r.action === "moved")).toBe(true);
   });
 
+  it("closes the turn it brought a result back to for every provider, but not one whose results it only put in order", () => {
+    // The result came back from past the user turn: the turn now ends before it, which the repair made.
+    const separated = repairMessages([human("h1"), calls("a1", "c1"), human("h2"), result("t1", "c1"), reply("a2")]);
+    expect(separated.repairs.map((r) => r.code)).toEqual(["E", "C"]);
+    // Results already ending the turn before the next user turn: only the role order of some providers (C).
+    const reordered = [human("h1"), calls("a1", "c1", "c2"), result("t2", "c2"), result("t1", "c1"), human("h2")];
+    expect(repairMessages(reordered, { tail: "preserve" }).repairs.map((r) => r.code)).toEqual(["E", "E"]);
+    expect(repairMessages(reordered, { tail: "preserve", provider: "mistral" }).repairs.map((r) => r.code)).toEqual([
+      "E",
+      "E",
+      "C",
+    ]);
+  });
+
   it("does not report a result as moved when only an orphan before it was removed", () => {
     const { repairs } = repairMessages([
       human("h"),
