@@ -12,6 +12,7 @@ const UNIT = [
   "test/checkpointer/thread-state.test.ts",
   "test/serde/fast-jsonplus-serializer.test.ts",
   "test/agents/model-request-middleware.test.ts",
+  "test/agents/model-provider.test.ts",
   "test/wire/**/*.test.ts",
 ];
 

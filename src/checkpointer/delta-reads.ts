@@ -4,7 +4,7 @@ import { isDeltaSnapshot } from "../langgraph-features.js";
 import { policyFor, type SanitizerPolicy } from "../options.js";
 import type { Repair } from "../repair/patterns.js";
 import { repairMessages, type TailMode } from "../repair/repair-messages.js";
-import { findTailStart, hasUnclosedTurn } from "../repair/tail.js";
+import { findTailStart, lastTurnUnclosed } from "../repair/tail.js";
 import { deltaMessageChannels, withLists, type DeltaMessages } from "./delta-history.js";
 import type { ReadDecision, ReadDecisions } from "./read-decisions.js";
 import type { ChannelRepairs, TupleRepairSettings } from "./sanitize-tuple.js";
@@ -88,12 +88,12 @@ export class DeltaReads {
 
   /**
    * Whether the list this read preserves may follow a run whose first read closed a broken run's end: the
-   * checkpoint took new input (its list is the one that read loaded), or a user turn follows another or tool
+   * checkpoint took new input (its list is the one that read loaded), or its last user turn follows another or tool
    * results with nothing between.
    */
   private mayFollowRepairedRead(decision: ReadDecision, unread: boolean, channels: DeltaMessages[]): boolean {
     if (decision.tail !== "preserve" || !decision.auto) return false;
-    if (channels.some(({ messages }) => hasUnclosedTurn(messages))) return true;
+    if (channels.some(({ messages }) => lastTurnUnclosed(messages))) return true;
     const openTail = channels.some(({ messages }) => findTailStart(messages) < messages.length);
     return openTail && (unread || decision.source === "input");
   }

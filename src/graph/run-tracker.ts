@@ -11,19 +11,24 @@ const ENDS_CAPACITY = 10_000;
  */
 export class RunTracker implements ThreadActivity {
   private readonly running = new Map<string, number>();
-  private readonly ends = new Map<string, RunEnd>();
+  /** The last run to end on each thread, and whether it stopped to be continued. */
+  private readonly ends = new Map<string, { run: RunContext; ok: boolean }>();
 
   start(threadId: string): void {
     this.running.set(threadId, (this.running.get(threadId) ?? 0) + 1);
   }
 
-  /** Records the end of a run started with {@link start}; `ok` when it stopped to be continued, not broken off. */
-  end(threadId: string, run: RunContext, ok: boolean): void {
+  /** Records that a run started with {@link start} no longer runs. */
+  stop(threadId: string): void {
     const count = (this.running.get(threadId) ?? 1) - 1;
     if (count > 0) this.running.set(threadId, count);
     else this.running.delete(threadId);
+  }
+
+  /** Records that a run ended; `ok` when it stopped to be continued, not broken off. */
+  settle(threadId: string, run: RunContext, ok: boolean): void {
     this.ends.delete(threadId);
-    this.ends.set(threadId, { checkpointId: run.lastCheckpointId, ok });
+    this.ends.set(threadId, { run, ok });
     if (this.ends.size > ENDS_CAPACITY) this.ends.delete(this.ends.keys().next().value!);
   }
 
@@ -31,7 +36,12 @@ export class RunTracker implements ThreadActivity {
     return this.running.has(threadId);
   }
 
+  /**
+   * Read from the run when asked: a run stores its last checkpoint after its stream has closed with durability
+   * "exit" (and after an abort, however it closes).
+   */
   lastEnd(threadId: string): RunEnd | undefined {
-    return this.ends.get(threadId);
+    const end = this.ends.get(threadId);
+    return end && { checkpointId: end.run.lastCheckpointId, ok: end.ok };
   }
 }

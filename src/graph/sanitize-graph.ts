@@ -211,10 +211,11 @@ function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
       if (thread === undefined || thread === null) return yield* iterator;
       const threadId = String(thread);
       runs.start(threadId);
-      let ended = false;
+      let stopped = false;
       const end = (ok: boolean) => {
-        if (!ended) runs.end(threadId, run, ok);
-        ended = true;
+        if (!stopped) runs.stop(threadId);
+        stopped = true;
+        runs.settle(threadId, run, ok);
       };
       // A cancelled run's stream may never close (a task that ignores the abort keeps LangGraph's open, raw
       // alike): once the caller's signal aborts, the caller has its answer, and the run no longer holds the thread.

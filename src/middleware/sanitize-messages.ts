@@ -3,8 +3,9 @@ import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { policyFor, resolveRepairOptions, type SharedRepairOptions } from "../options.js";
 import type { Repair } from "../repair/patterns.js";
-import type { ProviderName, ProviderRules } from "../repair/provider-rules.js";
+import type { ProviderRules } from "../repair/provider-rules.js";
 import { repairMessages } from "../repair/repair-messages.js";
+import { providerOfModel } from "./model-provider.js";
 
 /** Reported through `onRepair` for each model request the middleware repaired. */
 export interface ModelRequestRepairEvent {
@@ -14,7 +15,7 @@ export interface ModelRequestRepairEvent {
   /** Always `"request"`: the history ends in the input the model is about to answer. */
   tail: "request";
   /** Whose role-order rules the request was repaired under: the option, else the provider of the model called. */
-  provider: ProviderRules | undefined;
+  provider: ProviderRules;
   /** Every change made to the request's messages, with removed messages whole. */
   repairs: Repair[];
 }
@@ -24,29 +25,12 @@ export interface SanitizeMessagesMiddlewareOptions extends SharedRepairOptions<M
   /**
    * Whose role-order rules each request is repaired under. Unset, the rules of the provider the request goes to,
    * known by its LangChain chat model (`ChatAnthropic`, `ChatBedrockConverse`, `ChatGoogleGenerativeAI`,
-   * `ChatMistralAI`, `ChatOpenAI`); a model of any other provider gets only what every provider rejects repaired.
-   * @default the provider of the model called
+   * `ChatVertexAI`, `ChatMistralAI`, `ChatOpenAI`, `AzureChatOpenAI`, and these given by name to `createAgent`);
+   * a model it cannot place gets `"strictest"`, which every provider accepts. Name the provider for such a model
+   * if it takes any order (an OpenAI-compatible one: `"openai"`).
+   * @default the provider of the model called, else "strictest"
    */
   provider?: ProviderRules;
-}
-
-/** The provider each LangChain chat model's `_llmType()` calls, as far as its role-order rules go. */
-const PROVIDER_OF_LLM_TYPE: Readonly<Record<string, ProviderName>> = {
-  anthropic: "anthropic",
-  chat_bedrock_converse: "bedrock",
-  googlegenerativeai: "gemini",
-  vertexai: "gemini",
-  mistral_ai: "mistral",
-  openai: "openai",
-  azure_openai: "openai",
-};
-
-/** The provider `model` calls, when it is a chat model of a known provider (or one bound with tools). @internal */
-export function providerOfModel(model: unknown): ProviderName | undefined {
-  const chat = model as { _llmType?: () => unknown; bound?: unknown } | null | undefined;
-  if (typeof chat?._llmType !== "function") return chat?.bound !== undefined ? providerOfModel(chat.bound) : undefined;
-  const type = chat._llmType();
-  return typeof type === "string" && Object.hasOwn(PROVIDER_OF_LLM_TYPE, type) ? PROVIDER_OF_LLM_TYPE[type] : undefined;
 }
 
 /**
@@ -71,7 +55,7 @@ export function sanitizeMessagesMiddleware(options: SanitizeMessagesMiddlewareOp
       const configurable =
         request.runtime.configurable ?? AsyncLocalStorageProviderSingleton.getRunnableConfig()?.configurable;
       if (policyFor({ configurable }, "auto") === "off") return handler(request);
-      const provider = repair.provider ?? providerOfModel(request.model);
+      const provider = repair.provider ?? providerOfModel(request.model) ?? "strictest";
       const { messages, repairs } = repairMessages<BaseMessage>(request.messages, {
         ...repair,
         provider,

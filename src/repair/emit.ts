@@ -7,6 +7,7 @@ import { idOut, type ToolResult, type Turn } from "./segment.js";
 import type { CleanedReply } from "./stream-leftovers.js";
 import {
   anchorOf,
+  isSyntheticMessage,
   betweenRepliesMessage,
   bridgeMessage,
   closingMessage,
@@ -186,6 +187,8 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
       touched = false;
       prev = "human";
       userTurn = anchorOf(message, unit);
+    } else if (role === "system" && isSyntheticMessage(message)) {
+      prev = "ai"; // a bridge stored as a SystemMessage (`bridgeRole: "system"`) stands for the reply it marks
     } else if (role === "ai") {
       openReply(message, unit);
       touched = false;

@@ -33,8 +33,8 @@ export type RoleOrderPattern = {
 export const PROVIDER_RULES = Object.freeze({
   // Chat Completions and Responses take user and assistant turns in any order, tool results before a user turn too.
   openai: [],
-  // "first message must use the user role", "roles must alternate between user and assistant": ChatAnthropic merges
-  // consecutive user turns (tool results are user turns) into one, so only the assistant's turns need a user between.
+  // "first message must use the user role", "roles must alternate": as the emulator models it, strict where reports
+  // disagree. The Messages API combines consecutive user turns (its docs), so a user turn may follow one.
   anthropic: ["J", "K"],
   // "First content should be with role 'user'", "multiturn requests alternate between user and model": function
   // responses are turns of their own, so a user turn may follow them.

@@ -38,16 +38,17 @@ export function findTailStart(messages: readonly unknown[]): number {
 }
 
 /**
- * Whether a user turn in `messages` follows a user turn or tool results with nothing between: what a read for
- * new input closes at the end of a broken run. A delta channel stores no repaired list, so its later reads may
- * hold such a turn where that read closed it.
+ * Whether the last user turn in `messages` follows a user turn or tool results with nothing between: what the read
+ * for that input closed at the end of a broken run. A delta channel stores no repaired list, so the later reads of
+ * that run's checkpoints hold the turn unclosed where that read closed it.
  */
-export function hasUnclosedTurn(messages: readonly unknown[]): boolean {
-  let prev = "other";
-  for (const message of messages) {
-    const role = roleOf(message);
-    if (role === "human" && (prev === "human" || prev === "tool")) return true;
-    if (role === "human" || role === "ai" || role === "tool") prev = role;
+export function lastTurnUnclosed(messages: readonly unknown[]): boolean {
+  let i = messages.length - 1;
+  while (i >= 0 && roleOf(messages[i]) !== "human") i--;
+  for (i--; i >= 0; i--) {
+    const role = roleOf(messages[i]);
+    if (role === "human" || role === "tool") return true;
+    if (role === "ai") return false;
   }
   return false;
 }

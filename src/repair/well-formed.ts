@@ -11,6 +11,7 @@ import {
   toolCallsOf,
 } from "../messages/message-view.js";
 import { EVERY_RULE, type RoleOrder } from "./provider-rules.js";
+import { isSyntheticMessage } from "./synthetic.js";
 import { addId, addValidId, resetIds } from "./unique-ids.js";
 
 /** What came last in the conversation, as far as turn-taking goes. System and unknown roles are transparent. */
@@ -113,6 +114,8 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, { 
       prev = "human";
     } else if (role === "other" && isRemoveMessage(message)) {
       return false;
+    } else if (role === "system" && isSyntheticMessage(message)) {
+      prev = "ai"; // a marker sent as a SystemMessage (`bridgeRole: "system"`) stands for the reply it marks
     }
   }
   if (answered < calls.length || !tailIdsFree(messages, tailStart)) return false;

@@ -89,6 +89,15 @@ describe("pattern A: two HumanMessages in a row", () => {
     );
   });
 
+  it("reads a SystemMessage bridge it inserted as the reply it marks: repairing again changes nothing", () => {
+    for (const input of [[human("h1")], [human("h1"), human("h2"), reply("a")]]) {
+      const once = repairMessages(input, { bridgeRole: "system", provider: "gemini" });
+      expect(once.repairs.map((r) => r.code)).toEqual(["A"]);
+      const twice = repairMessages(once.messages, { bridgeRole: "system", provider: "gemini" });
+      expect(twice.messages).toBe(once.messages);
+    }
+  });
+
   it("writes the marker in the chosen language", () => {
     const ko = repairMessages([human("h1")], { markers: "ko" }).messages[1] as { content: string };
     expect(ko.content).toBe("[직전 turn 응답 중단됨, 함께 종합해 답하라]");
