@@ -88,12 +88,13 @@ const count = (patterns: Partial<Record<PatternId, number>>) =>
     .join(" ");
 
 /**
- * Characters a terminal acts on or that fake a line: C0 and C1 controls (escape sequences, newlines), DEL, line and
- * paragraph separators, bidirectional overrides and isolates, and lone surrogates.
+ * Characters a terminal acts on, that fake a line or hide text: C0 and C1 controls (escape sequences, newlines), DEL,
+ * zero-width characters and the byte order mark, line and paragraph separators, bidirectional marks, overrides and
+ * isolates, and lone surrogates.
  */
 const UNSAFE =
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
-  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** An id as the text report prints it: quoted, with every unsafe character written as `\uXXXX`. */
 const printable = (id: string): string =>

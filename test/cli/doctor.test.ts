@@ -201,7 +201,12 @@ describe("doctor on hostile thread ids", () => {
   it("escapes every id it prints: no escape sequence reaches the terminal, no id forges a line", async () => {
     const store = await sqliteStore();
     try {
-      const ids = ["\u001b[2J\u001b[31mred", "x\nScanned 0 thread namespaces in nowhere: 0 broken.", "\u202eevil"];
+      const ids = [
+        "\u001b[2J\u001b[31mred",
+        "x\nScanned 0 thread namespaces in nowhere: 0 broken.",
+        "\u202eevil",
+        "in\u200bvisible\u200e",
+      ];
       const broken = [
         new HumanMessage({ id: "h1", content: "hi" }),
         calls("a1", "c1"),
@@ -209,11 +214,16 @@ describe("doctor on hostile thread ids", () => {
       ];
       for (const id of ids) await storeFinishedRun(store.saver, id, broken);
       const { stdout } = await doctor(...store.args);
-      expect(stdout).toMatch(/: 3 broken\./);
+      expect(stdout).toMatch(/: 4 broken\./);
       // eslint-disable-next-line no-control-regex -- no control character but the line breaks between rows
       expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
       expect(stdout.split("\n").filter((line) => line.startsWith("Scanned"))).toHaveLength(1);
-      for (const printed of ['"\\u001b[2J\\u001b[31mred"', '"x\\nScanned 0', '"\\u202eevil"'])
+      for (const printed of [
+        '"\\u001b[2J\\u001b[31mred"',
+        '"x\\nScanned 0',
+        '"\\u202eevil"',
+        '"in\\u200bvisible\\u200e"',
+      ])
         expect(stdout).toContain(printed);
       // The JSON report keeps the ids as they are.
       expect((await json(...store.args)).report.threads.map((t) => t.threadId).sort()).toEqual([...ids].sort());
