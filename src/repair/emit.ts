@@ -61,14 +61,14 @@ function rewriteCodes(turn: Turn): PatternId[] | undefined {
  *   its turn is reported as moved.
  * - Pattern A: a HumanMessage after a HumanMessage gets a marker reply before it (role order), and so does
  *   the end after one when it is closed.
- * - Pattern C: tool results get a marker AIMessage after them before a HumanMessage (role order, or always
- *   after a turn the repair answered), and at the end when it is closed.
+ * - Pattern C: tool results get a marker AIMessage after them before a HumanMessage (role order), and at the
+ *   end when it is closed.
  * - Pattern J: an AIMessage that opens the conversation gets a marker HumanMessage before it (role order).
  * - Pattern K: an AIMessage right after a reply without calls gets a marker HumanMessage before it (role order).
- *
- * Role order is `ctx.order`; the end of a broken run (`ctx.end === "leftovers"`) and a turn the repair had to
- * answer are closed under every rule.
  * - Patterns M, P: an AIMessage with stream leftovers goes out as its clean copy.
+ *
+ * Role order is `ctx.order`; the end of a broken run (`ctx.end === "leftovers"`) and a turn whose end the repair
+ * made (see `touched`) are closed and opened under every rule.
  */
 export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: Repair[]): unknown[] {
   const out: unknown[] = [];
@@ -147,6 +147,7 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
         out.push(copy);
       }
       let previous = turn.index;
+      let storedRunEnd: number | undefined;
       for (let slot = 0; slot < answers.length; slot++) {
         const result = answers[slot]!;
         if ("code" in result) {
@@ -162,7 +163,7 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
         }
         const { message, index } = result;
         if (rank(index) !== rank(previous) + 1) {
-          if (index > runEnd(turn.index)) touched = true;
+          if (index > (storedRunEnd ??= runEnd(turn.index))) touched = true;
           const refs = messageRefs(message);
           repairs.push({ ...patternOf("E"), action: "moved", index: out.length, from: index, message, ...refs });
         }
