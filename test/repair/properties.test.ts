@@ -6,7 +6,7 @@ import { isSyntheticMessage, repairMessages, type TailMode } from "../../src/ind
 import { PROVIDER_RULE_NAMES } from "../../src/repair/provider-rules.js";
 import { findTailStart } from "../../src/repair/tail.js";
 import { anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory } from "../support/arbitraries.js";
-import { profilesOf, rejectingOf } from "../support/expect-accepted.js";
+import { profilesOf } from "../support/expect-accepted.js";
 import { providerError, rejectingProviders, WIRE_PROFILES } from "../support/provider-rules.js";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 500) };
@@ -19,7 +19,7 @@ describe("repairMessages invariants", () => {
     fc.assert(
       fc.property(anyHistory, anyProvider, (history, provider) => {
         const { messages } = repairMessages(history, { provider });
-        expect(rejectingOf(profilesOf(provider), [...messages, nextTurn])).toEqual({});
+        expect(rejectingProviders([...messages, nextTurn] as BaseMessage[], profilesOf(provider))).toEqual({});
       }),
       RUNS,
     );
@@ -29,7 +29,7 @@ describe("repairMessages invariants", () => {
     fc.assert(
       fc.property(anyHistory, (history) => {
         const { messages } = repairMessages(history);
-        expect(rejectingOf(profilesOf("openai"), [...messages, nextTurn])).toEqual({});
+        expect(rejectingProviders([...messages, nextTurn] as BaseMessage[], profilesOf("openai"))).toEqual({});
       }),
       RUNS,
     );
@@ -38,7 +38,7 @@ describe("repairMessages invariants", () => {
   it("only what is broken changes: a finished history that breaks only role order reads as stored", () => {
     fc.assert(
       fc.property(roleOrderHistory, fc.constantFrom<TailMode>("finished", "preserve"), (history, tail) => {
-        expect(rejectingOf(profilesOf("openai"), [...history, nextTurn])).toEqual({});
+        expect(rejectingProviders([...history, nextTurn] as BaseMessage[], profilesOf("openai"))).toEqual({});
         const result = repairMessages(history, { tail });
         expect(result.repairs).toEqual([]);
         expect(result.messages).toBe(history);
@@ -54,7 +54,7 @@ describe("repairMessages invariants", () => {
     fc.assert(
       fc.property(anyHistory, anyProvider, (history, provider) => {
         const { messages } = repairMessages(history, { tail: "request", provider });
-        expect(rejectingOf(profilesOf(provider), messages)).toEqual({});
+        expect(rejectingProviders(messages as BaseMessage[], profilesOf(provider))).toEqual({});
         // No reply is made up at the end: the model gives it. Only a placeholder result may come last.
         const last = messages.at(-1) as BaseMessage | undefined;
         if (last !== undefined && isSyntheticMessage(last)) expect(last.type).toBe("tool");
@@ -86,7 +86,9 @@ describe("repairMessages invariants", () => {
         const inTail = history.slice(findTailStart(history));
         const outTail = messages.slice(messages.length - inTail.length);
         outTail.forEach((m, i) => expect(m).toBe(inTail[i]));
-        expect(rejectingOf(profilesOf(provider), messages.slice(0, messages.length - inTail.length))).toEqual({});
+        expect(
+          rejectingProviders(messages.slice(0, messages.length - inTail.length) as BaseMessage[], profilesOf(provider)),
+        ).toEqual({});
       }),
       RUNS,
     );

@@ -1,7 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { expect } from "vitest";
 import type { ProviderRules } from "../../src/repair/provider-rules.js";
-import { providerError, rejectingProviders, WIRE_PROFILES, type WireProfile } from "./provider-rules.js";
+import { rejectingProviders, WIRE_PROFILES, type WireProfile } from "./provider-rules.js";
 
 /** Asserts every provider profile accepts `messages`. */
 export function expectAcceptedByAllProviders(messages: readonly unknown[]): void {
@@ -14,19 +14,9 @@ export function profilesOf(provider: ProviderRules): readonly WireProfile[] {
   return provider === "openai" ? ["openai", "openai-responses"] : [provider];
 }
 
-/** The profiles that reject `messages`, of `profiles`, with their errors. */
-export function rejectingOf(profiles: readonly WireProfile[], messages: readonly unknown[]) {
-  return Object.fromEntries(
-    profiles.flatMap((p) => {
-      const error = providerError(p, messages as BaseMessage[]);
-      return error === undefined ? [] : [[p, error]];
-    }),
-  );
-}
-
 /** Asserts the providers `provider` stands for accept `messages`. */
 export function expectAcceptedUnder(provider: ProviderRules, messages: readonly unknown[]): void {
-  expect(rejectingOf(profilesOf(provider), messages)).toEqual({});
+  expect(rejectingProviders(messages as BaseMessage[], profilesOf(provider))).toEqual({});
 }
 
 /** The `provider` option for the rules of `profile` (the Responses API follows OpenAI's role order). */

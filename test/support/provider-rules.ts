@@ -345,10 +345,13 @@ export function providerError(profile: WireProfile, messages: readonly BaseMessa
   return turnOrder(profile, messages) ?? PROFILE_RULES[profile](messages);
 }
 
-/** The profiles (every wire profile) that reject `messages`, with their errors. */
-export function rejectingProviders(messages: readonly BaseMessage[]): Partial<Record<WireProfile, string>> {
+/** The profiles of `profiles` (every wire profile unless given) that reject `messages`, with their errors. */
+export function rejectingProviders(
+  messages: readonly BaseMessage[],
+  profiles: readonly WireProfile[] = WIRE_PROFILES,
+): Partial<Record<WireProfile, string>> {
   const out: Partial<Record<WireProfile, string>> = {};
-  for (const p of WIRE_PROFILES) {
+  for (const p of profiles) {
     const error = providerError(p, messages);
     if (error) out[p] = error;
   }
