@@ -79,6 +79,11 @@ function isAgent(value: unknown): value is AgentLike {
 /** LangGraph's own `isGraphDrained`, by the error's name (LangGraph is not imported here). */
 const isGraphDrained = (error: unknown): boolean => isObject(error) && error.name === "GraphDrained";
 
+/** Puts `method` in place of `target[name]`, not enumerable, so that withConfig's spread does not copy it. */
+function replaceMethod(target: object, name: string, method: (...args: never[]) => unknown): void {
+  Object.defineProperty(target, name, { enumerable: false, configurable: true, writable: true, value: method });
+}
+
 const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
   isObject(value) && typeof value.then === "function";
 
@@ -199,12 +204,10 @@ function nextStepFor(input: unknown): NextStep | undefined {
 function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
   const streamIterator = graph._streamIterator;
   if (typeof streamIterator !== "function") return;
-  Object.defineProperty(graph, "_streamIterator", {
-    // Not enumerable, so that withConfig's spread does not copy it into the new graph's fields.
-    enumerable: false,
-    configurable: true,
-    writable: true,
-    value: async function* sanitizedStreamIterator(this: unknown, input: unknown, options?: RunnableConfig) {
+  replaceMethod(
+    graph,
+    "_streamIterator",
+    async function* sanitizedStreamIterator(this: unknown, input: unknown, options?: RunnableConfig) {
       const run: RunContext = { next: nextStepFor(input) };
       const thread = options?.configurable?.thread_id;
       const iterator = streamIterator.call(this, input, withRunContext(options, run));
@@ -236,7 +239,7 @@ function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
         end(ok);
       }
     },
-  });
+  );
 }
 
 /**
@@ -248,14 +251,8 @@ function protectUpdates(graph: CompiledGraphLike): void {
   for (const name of ["updateState", "bulkUpdateState"] as const) {
     const update = (graph as unknown as Record<string, unknown>)[name];
     if (typeof update !== "function") continue;
-    Object.defineProperty(graph, name, {
-      // Not enumerable, so that withConfig's spread does not copy it into the new graph's fields.
-      enumerable: false,
-      configurable: true,
-      writable: true,
-      value: function sanitizedUpdate(this: unknown, config: RunnableConfig, ...rest: unknown[]) {
-        return update.call(this, withRunContext(config, { next: "resume" }), ...rest);
-      },
+    replaceMethod(graph, name, function sanitizedUpdate(this: unknown, config: RunnableConfig, ...rest: unknown[]) {
+      return update.call(this, withRunContext(config, { next: "resume" }), ...rest);
     });
   }
 }
@@ -263,13 +260,7 @@ function protectUpdates(graph: CompiledGraphLike): void {
 /** `withConfig` builds a new graph (or agent) from the old one's fields: protect the result with the same wrappers. */
 function protectWithConfig(target: { withConfig(config: unknown): unknown }, protection: Protection): void {
   const withConfig = target.withConfig;
-  Object.defineProperty(target, "withConfig", {
-    // Not enumerable, so that the spread in withConfig does not copy it into the new graph's fields.
-    enumerable: false,
-    configurable: true,
-    writable: true,
-    value: function sanitizedWithConfig(this: unknown, config: unknown) {
-      return protect(withConfig.call(this, config), protection);
-    },
+  replaceMethod(target, "withConfig", function sanitizedWithConfig(this: unknown, config: unknown) {
+    return protect(withConfig.call(this, config), protection);
   });
 }
