@@ -14,7 +14,7 @@ export {
   PROVIDER_RULE_NAMES,
   type ProviderName,
   type ProviderRules,
-  type RoleOrderPattern,
+  type ProviderPattern,
 } from "./repair/provider-rules.js";
 export { isSyntheticMessage, SYNTHETIC_ID_PREFIX, type BridgeRole } from "./repair/synthetic.js";
 export {

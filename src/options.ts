@@ -13,6 +13,14 @@ export function assertOneOf<T>(name: string, value: unknown, allowed: readonly T
   }
 }
 
+/** Throws a `TypeError` unless `model` is a model's name, or not given. */
+export function assertModelName(model: unknown): asserts model is string | undefined {
+  if (model === undefined || (typeof model === "string" && model.trim() !== "")) return;
+  throw new TypeError(
+    `model must be the name of the model the history goes to ("claude-sonnet-4-5"), got ${JSON.stringify(model)}.`,
+  );
+}
+
 /** Throws a `TypeError` naming `name` unless `value` is a list of node names or `"*"`, as `compile()` takes them. */
 export function assertBreakpointNodes(name: string, value: unknown): void {
   if (value === "*" || (Array.isArray(value) && value.every((node) => typeof node === "string" && node !== ""))) return;
@@ -34,17 +42,23 @@ export interface SharedRepairOptions<Event> {
    */
   onRepair?: (event: Event) => void;
   /**
-   * Whose role-order rules to repair besides what every provider rejects and what a broken run left: `"bedrock"`,
-   * `"gemini"`, `"anthropic"`, `"mistral"`, `"openai"` (none), or `"strictest"` (all of them, for an app that
-   * switches models). See docs/repairs.md.
+   * Whose own rules to repair besides what every provider rejects and what a broken run left (role order, empty
+   * turns, a SystemMessage mid-history, …): `"bedrock"`, `"gemini"`, `"anthropic"`, `"mistral"`, `"openai"` (none),
+   * or `"strictest"` (all of them, for an app that switches models). See docs/repairs.md.
    * @default none: only what every provider rejects, and what a broken run left
    */
   provider?: ProviderRules;
+  /**
+   * The model the history goes to (`"claude-sonnet-4-5"`): thinking blocks another model signed (a fallback, a
+   * model switch) are dropped for it, as Anthropic rejects them. See docs/repairs.md.
+   * @default none: no thinking block is taken for another model's
+   */
+  model?: string;
 }
 
 /** {@link SharedRepairOptions} once validated: what to pass to `repairMessages`, and the hook. @internal */
 export interface ResolvedRepairOptions<Event> {
-  repair: { markers: Readonly<MarkerTexts>; bridgeRole?: BridgeRole; provider?: ProviderRules };
+  repair: { markers: Readonly<MarkerTexts>; bridgeRole?: BridgeRole; provider?: ProviderRules; model?: string };
   onRepair: ((event: Event) => void) | undefined;
 }
 
@@ -58,12 +72,14 @@ export function resolveRepairOptions<Event>(options: SharedRepairOptions<Event>)
   }
   if (options.bridgeRole !== undefined) assertOneOf("bridgeRole", options.bridgeRole, BRIDGE_ROLES);
   if (options.provider !== undefined) assertOneOf("provider", options.provider, PROVIDER_RULE_NAMES);
+  assertModelName(options.model);
   const markers = resolveMarkers(options.markers);
   return {
     repair: {
       markers,
       ...(options.bridgeRole !== undefined ? { bridgeRole: options.bridgeRole } : {}),
       ...(options.provider !== undefined ? { provider: options.provider } : {}),
+      ...(options.model !== undefined ? { model: options.model } : {}),
     },
     onRepair: options.onRepair,
   };

@@ -140,7 +140,7 @@ function nameOf(call: Loose): string {
 }
 
 /** Whether the Responses converter replays `response_metadata.output` instead of the message: every item typed. */
-function isReplayed(output: readonly unknown[]): boolean {
+export function isReplayed(output: readonly unknown[]): boolean {
   for (let i = 0; i < output.length; i++) {
     const item = output[i] as Block | null;
     if (typeof item !== "object" || item === null || typeof item.type !== "string") return false;
@@ -305,25 +305,6 @@ function streamedInput(content: readonly unknown[], index: unknown): string {
 export function isStreamOnlyBlock(block: unknown): block is Block {
   const type = (block as Block | null)?.type;
   return type === "input_json_delta" || type === "tool_call_chunk";
-}
-
-/**
- * Whether the Responses output the message replays (see `isReplayed`) has a reasoning item not directly
- * followed by the item it produced (a message, a call): OpenAI rejects such a lone item.
- */
-export function hasLoneReasoningItem(message: unknown): boolean {
-  const output = ((message as Loose).response_metadata as Loose | undefined)?.output;
-  if (!Array.isArray(output) || output.length === 0 || !isReplayed(output)) return false;
-  for (let i = 0; i < output.length; i++) if (isLoneReasoningItem(output, i)) return true;
-  return false;
-}
-
-/** Whether `output[i]` is a reasoning item with no other kind of item right after it. */
-export function isLoneReasoningItem(output: readonly unknown[], i: number): boolean {
-  return (
-    (output[i] as Block).type === "reasoning" &&
-    (i + 1 >= output.length || (output[i + 1] as Block).type === "reasoning")
-  );
 }
 
 /** The characters `String.prototype.trim` removes. */

@@ -1,4 +1,4 @@
-/** Which provider a LangChain chat model calls, as far as its role-order rules go. */
+/** Which provider and model a LangChain chat model calls, as far as their rules go. */
 import type { ProviderName } from "../repair/provider-rules.js";
 
 /** The provider of each LangChain chat model, by its `_llmType()`. */
@@ -32,12 +32,15 @@ const lookup = (table: Readonly<Record<string, ProviderName>>, key: unknown) =>
 
 interface ModelLike {
   _llmType?: () => unknown;
+  /** The model's name, as the provider clients keep it (`model`; older clients `modelName`). */
+  model?: unknown;
+  modelName?: unknown;
   /** A model bound with tools or options (`RunnableBinding`). */
   bound?: unknown;
   /** A model with fallbacks (`RunnableWithFallbacks`): the one called first. */
   runnable?: unknown;
   /** `initChatModel`'s `ConfigurableModel`: its settings, and the models it built. */
-  _defaultConfig?: { modelProvider?: unknown };
+  _defaultConfig?: { modelProvider?: unknown; model?: unknown };
   _modelInstanceCache?: Map<unknown, unknown>;
 }
 
@@ -57,4 +60,22 @@ export function providerOfModel(model: unknown, depth = 0): ProviderName | undef
   }
   const known = typeof chat._llmType === "function" ? lookup(BY_LLM_TYPE, chat._llmType()) : undefined;
   return known ?? providerOfModel(chat.bound ?? chat.runnable, depth + 1);
+}
+
+/**
+ * The name of the model `model` calls (`"claude-sonnet-4-5"`), read as {@link providerOfModel} reads the provider;
+ * undefined when unknown. A model with fallbacks names the one called first.
+ * @internal
+ */
+export function modelNameOf(model: unknown, depth = 0): string | undefined {
+  const chat = model as ModelLike | null | undefined;
+  if (typeof chat !== "object" || chat === null || depth > 8) return undefined;
+  for (const name of [chat._defaultConfig?.model, chat.model, chat.modelName]) {
+    if (typeof name === "string" && name !== "") return name;
+  }
+  for (const built of chat._modelInstanceCache?.values() ?? []) {
+    const name = modelNameOf(built, depth + 1);
+    if (name !== undefined) return name;
+  }
+  return modelNameOf(chat.bound ?? chat.runnable, depth + 1);
 }

@@ -5,7 +5,7 @@ import { policyFor, resolveRepairOptions, type SharedRepairOptions } from "../op
 import type { Repair } from "../repair/patterns.js";
 import type { ProviderRules } from "../repair/provider-rules.js";
 import { repairMessages } from "../repair/repair-messages.js";
-import { providerOfModel } from "./model-provider.js";
+import { modelNameOf, providerOfModel } from "./model-provider.js";
 
 /** Reported through `onRepair` for each model request the middleware repaired. */
 export interface ModelRequestRepairEvent {
@@ -14,16 +14,22 @@ export interface ModelRequestRepairEvent {
   threadId: string | undefined;
   /** Always `"request"`: the history ends in the input the model is about to answer. */
   tail: "request";
-  /** Whose role-order rules the request was repaired under: the option, else the provider of the model called. */
+  /** Whose rules the request was repaired under: the option, else the provider of the model called. */
   provider: ProviderRules;
+  /** The model the request went to (another model's thinking blocks were dropped), when known. */
+  model: string | undefined;
   /** Every change made to the request's messages, with removed messages whole. */
   repairs: Repair[];
 }
 
-/** Options of {@link sanitizeMessagesMiddleware}: the checkpointer's `markers`, `bridgeRole`, `onRepair` and `provider`. */
+/**
+ * Options of {@link sanitizeMessagesMiddleware}: the checkpointer's `markers`, `bridgeRole`, `onRepair`, `provider`
+ * and `model`.
+ */
 export interface SanitizeMessagesMiddlewareOptions extends SharedRepairOptions<ModelRequestRepairEvent> {
   /**
-   * Whose role-order rules each request is repaired under. Unset, the rules of the provider the request goes to,
+   * Whose own rules each request is repaired under (role order, empty turns, …). Unset, the rules of the provider the
+   * request goes to,
    * known by its LangChain chat model (`ChatAnthropic`, `ChatBedrockConverse`, `ChatGoogleGenerativeAI`,
    * `ChatVertexAI`, `ChatMistralAI`, `ChatOpenAI`, `AzureChatOpenAI`, and these given by name to `createAgent`);
    * a model it cannot place gets `"strictest"`, which every provider accepts. Name the provider for such a model
@@ -31,6 +37,12 @@ export interface SanitizeMessagesMiddlewareOptions extends SharedRepairOptions<M
    * @default the provider of the model called, else "strictest"
    */
   provider?: ProviderRules;
+  /**
+   * The model each request goes to: thinking blocks another model signed are dropped for it. Unset, the model the
+   * request's chat model names.
+   * @default the model called
+   */
+  model?: string;
 }
 
 /**
@@ -56,14 +68,16 @@ export function sanitizeMessagesMiddleware(options: SanitizeMessagesMiddlewareOp
         request.runtime.configurable ?? AsyncLocalStorageProviderSingleton.getRunnableConfig()?.configurable;
       if (policyFor({ configurable }, "auto") === "off") return handler(request);
       const provider = repair.provider ?? providerOfModel(request.model) ?? "strictest";
+      const model = repair.model ?? modelNameOf(request.model);
       const { messages, repairs } = repairMessages<BaseMessage>(request.messages, {
         ...repair,
         provider,
+        model,
         tail: "request",
       });
       if (repairs.length === 0) return handler(request);
       const threadId = configurable?.thread_id;
-      onRepair?.({ operation: "wrapModelCall", threadId, tail: "request", provider, repairs });
+      onRepair?.({ operation: "wrapModelCall", threadId, tail: "request", provider, model, repairs });
       return handler({ ...request, messages });
     },
   });

@@ -1,6 +1,6 @@
 import { rawToolCallIdOf, roleOf } from "../messages/message-view.js";
 import type { MarkerTexts } from "./markers.js";
-import { rewriteResultId } from "./rewrite.js";
+import { resultWith } from "./rewrite.js";
 import { idOut, type ToolResult, type Turn } from "./segment.js";
 import { anchorOf, placeholderToolMessage } from "./synthetic.js";
 
@@ -58,6 +58,6 @@ function recoveredResult(turn: Turn, slot: number, recovered: readonly unknown[]
   const answer: ToolResult =
     id === call.id
       ? { message: result, code: "N" }
-      : { message: rewriteResultId(result, id), original: result, code: "N" };
+      : { message: resultWith(result, { tool_call_id: id }), original: result, code: "N" };
   return answer;
 }

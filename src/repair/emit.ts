@@ -1,21 +1,29 @@
-import { rawToolCallIdOf, roleOf } from "../messages/message-view.js";
+import { hasEmptyContent, rawToolCallIdOf, roleOf } from "../messages/message-view.js";
 import type { MarkerTexts } from "./markers.js";
 import { patternOf, type PatternId, type Repair } from "./patterns.js";
 import { messageRefs } from "./report.js";
-import { rewriteCalls, rewriteResultId } from "./rewrite.js";
+import { asHumanMessage, resultWith, rewriteCalls } from "./rewrite.js";
 import { idOut, type ToolResult, type Turn } from "./segment.js";
-import type { CleanedReply } from "./stream-leftovers.js";
+import type { CleanedReply } from "./reply-cleaning.js";
 import {
   anchorOf,
   isSyntheticMessage,
   betweenRepliesMessage,
   bridgeMessage,
   closingMessage,
+  continueMessage,
   openingMessage,
   type BridgeRole,
 } from "./synthetic.js";
 import { EVERY_RULE } from "./provider-rules.js";
-import { humanMayFollow, replyMayFollow, type Closing, type TurnState } from "./well-formed.js";
+import {
+  humanMayFollow,
+  isMidHistorySystem,
+  replyMayFollow,
+  requestMayEnd,
+  type Closing,
+  type TurnState,
+} from "./well-formed.js";
 
 /** A unit whose turn has an answer for every call (see `answerEveryCall`). */
 export type AnsweredUnit = { turn: Turn; answers: readonly ToolResult[] } | number;
@@ -31,7 +39,7 @@ export interface EmitContext extends Closing {
    * undefined when none was.
    */
   removedBefore: Int32Array | undefined;
-  /** The AIMessages sent as copies without stream leftovers, by input position (patterns M, P). */
+  /** The AIMessages sent as the copies the reply rules wrote, by input position (patterns M, P to V). */
   cleaned: ReadonlyMap<number, CleanedReply>;
 }
 
@@ -65,10 +73,13 @@ function rewriteCodes(turn: Turn): PatternId[] | undefined {
  *   end when it is closed.
  * - Pattern J: an AIMessage that opens the conversation gets a marker HumanMessage before it (role order).
  * - Pattern K: an AIMessage right after a reply without calls gets a marker HumanMessage before it (role order).
- * - Patterns M, P: an AIMessage with stream leftovers goes out as its clean copy.
+ * - Patterns M, P to V: an AIMessage the reply rules changed goes out as their copy.
+ * - Patterns W, X: an empty ToolMessage or HumanMessage goes out as a copy with a marker text (provider rules).
+ * - Pattern Y: a SystemMessage after the conversation started goes out as a HumanMessage copy (provider rules).
+ * - Pattern Z: a model request that ends on a reply gets a marker HumanMessage after it (provider rules).
  *
- * Role order is `ctx.order`; the end of a broken run (`ctx.end === "leftovers"`) and a turn whose end the repair
- * made (see `touched`) are closed and opened under every rule.
+ * The provider rules are `ctx.rules`; the end of a broken run (`ctx.end === "leftovers"`) and a turn whose end the
+ * repair made (see `touched`) are closed and opened under every rule.
  */
 export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: Repair[]): unknown[] {
   const out: unknown[] = [];
@@ -91,9 +102,10 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
   // never leaves a role-order break it made. (Putting adjacent results in call order, or dropping a duplicate
   // result or a RemoveMessage, makes no new neighbours.)
   let touched = false;
-  // So far `repairs` holds the removals only (input positions).
+  // So far `repairs` holds the removals only (input positions): of a duplicate result (F) and a RemoveMessage (L) no
+  // new neighbours come.
   const removed = repairs
-    .filter((r) => r.code === "H" || r.code === "D")
+    .filter((r) => r.code !== "F" && r.code !== "L")
     .map((r) => r.index)
     .sort((a, b) => a - b);
   /** The input position of the first message after the AIMessage at `index` that is not a tool result. */
@@ -108,7 +120,7 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
   let lastReply = "";
   /** Before an AIMessage at `index`: the user turn providers want before it, when none came (J, K). */
   const openReply = (message: unknown, index: number) => {
-    if (replyMayFollow(prev, touched ? EVERY_RULE : ctx.order)) return;
+    if (replyMayFollow(prev, touched ? EVERY_RULE : ctx.rules)) return;
     const turn =
       prev === "none"
         ? openingMessage(anchorOf(message, index), ctx.markers.missingOpening)
@@ -119,7 +131,7 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
   /** Before a HumanMessage, or at the end (`atEnd`) when it is closed: the reply the turn never got (A, C). */
   const closeTurn = (atEnd: boolean) => {
     const leftovers = (atEnd && ctx.end === "leftovers") || touched;
-    if (humanMayFollow(prev, leftovers ? EVERY_RULE : ctx.order)) return;
+    if (humanMayFollow(prev, leftovers ? EVERY_RULE : ctx.rules)) return;
     const message =
       prev === "human"
         ? bridgeMessage(userTurn, ctx.markers.missingReply, ctx.bridgeRole)
@@ -169,12 +181,17 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
         }
         previous = index;
         const id = idOut(turn, slot);
-        if (rawToolCallIdOf(message) === id) {
+        const renamed = rawToolCallIdOf(message) !== id;
+        const empty = ctx.rules.W && hasEmptyContent(message);
+        if (!renamed && !empty) {
           out.push(message);
           continue;
         }
-        const copy = rewriteResultId(message, id);
-        rewritten(["I"], message, index, copy);
+        const copy = resultWith(message, {
+          ...(renamed ? { tool_call_id: id } : {}),
+          ...(empty ? { content: ctx.markers.emptyToolResult } : {}),
+        });
+        rewritten([...(renamed ? ["I" as const] : []), ...(empty ? ["W" as const] : [])], message, index, copy);
         out.push(copy);
       }
       prev = "tools";
@@ -183,11 +200,23 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
     }
     const message = ctx.messages[unit];
     const role = roleOf(message);
-    if (role === "human") {
+    const system = role === "system" && isMidHistorySystem(message, prev, ctx.rules);
+    if (role === "human" || system) {
       closeTurn(false);
       touched = false;
       prev = "human";
       userTurn = anchorOf(message, unit);
+      // A SystemMessage mid-history goes as a user turn (Y); an empty user turn gets a text (X).
+      const empty = ctx.rules.X && hasEmptyContent(message);
+      if (system || empty) {
+        const copy = asHumanMessage(
+          message,
+          empty ? ctx.markers.emptyMessage : (message as { content: unknown }).content,
+        );
+        rewritten([...(system ? ["Y" as const] : []), ...(empty ? ["X" as const] : [])], message, unit, copy);
+        out.push(copy);
+        continue;
+      }
     } else if (role === "system" && isSyntheticMessage(message)) {
       prev = "ai"; // a bridge stored as a SystemMessage (`bridgeRole: "system"`) stands for the reply it marks
     } else if (role === "ai") {
@@ -214,6 +243,11 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
     for (let i = tailStart; i < messages.length; i++) out.push(messages[i]);
   } else if (ctx.end !== "open") {
     closeTurn(true);
+  } else if (!requestMayEnd(prev, out[out.length - 1], touched ? EVERY_RULE : ctx.rules)) {
+    // A request the model is to answer never ends on a reply where the provider takes no prefill, nor where the
+    // repair made that end.
+    const message = continueMessage(lastReply, ctx.markers.continueAfterReply);
+    insert({ ...patternOf("Z"), message, ...messageRefs(message) });
   }
   return out;
 }

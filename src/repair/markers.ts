@@ -13,6 +13,12 @@ export interface MarkerTexts {
   missingOpening: string;
   /** Pattern K: the user turn between two replies in a row. */
   missingTurnBetweenReplies: string;
+  /** Pattern W: the content of a ToolMessage that had none. */
+  emptyToolResult: string;
+  /** Pattern X: the content of a HumanMessage that had none. */
+  emptyMessage: string;
+  /** Pattern Z: the user turn after a reply that ends a model request. */
+  continueAfterReply: string;
 }
 
 /** Built-in marker presets: `"en"` (default) and `"ko"` (the originating team's texts). */
@@ -23,6 +29,9 @@ export const MARKER_PRESETS: Readonly<Record<"en" | "ko", Readonly<MarkerTexts>>
     missingReplyAfterTools: "[No reply was recorded after these tool results.]",
     missingOpening: "[No earlier message was recorded.]",
     missingTurnBetweenReplies: "[No message was recorded between these replies.]",
+    emptyToolResult: "[The tool returned no output.]",
+    emptyMessage: "[Empty message.]",
+    continueAfterReply: "[Continue.]",
   }),
   ko: Object.freeze({
     missingReply: "[직전 turn 응답 중단됨, 함께 종합해 답하라]",
@@ -30,6 +39,9 @@ export const MARKER_PRESETS: Readonly<Record<"en" | "ko", Readonly<MarkerTexts>>
     missingReplyAfterTools: "[직전 turn 응답이 도구 결과 후 중단됨]",
     missingOpening: "[이전 메시지가 기록되지 않음]",
     missingTurnBetweenReplies: "[두 응답 사이에 기록된 메시지 없음]",
+    emptyToolResult: "[도구 출력 없음]",
+    emptyMessage: "[빈 메시지]",
+    continueAfterReply: "[계속]",
   }),
 });
 

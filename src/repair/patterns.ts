@@ -5,17 +5,46 @@
 
 /** A pattern's short code (the design brief's ids), as in the doctor's report and the test file names. */
 export type PatternId =
-  "A" | "B" | "B2" | "B3" | "C" | "D" | "E" | "F" | "G" | "H" | "I" | "J" | "K" | "L" | "M" | "N" | "P";
+  | "A"
+  | "B"
+  | "B2"
+  | "B3"
+  | "C"
+  | "D"
+  | "E"
+  | "F"
+  | "G"
+  | "H"
+  | "I"
+  | "J"
+  | "K"
+  | "L"
+  | "M"
+  | "N"
+  | "P"
+  | "Q"
+  | "R"
+  | "S"
+  | "T"
+  | "U"
+  | "V"
+  | "W"
+  | "X"
+  | "Y"
+  | "Z";
 
 /**
  * Where a pattern is repaired:
  * - `"anywhere"`: what every provider rejects, wherever it is in the history;
  * - `"leftovers"`: what a cancelled or failed run left behind, closed for every provider when new input follows
  *   (the end of a run that stopped midway, and a turn whose calls the repair had to answer);
- * - `"role-order"`: a rule of some providers only (the user first, roles alternating), repaired only under the
- *   `provider` option, or by the middleware for the provider it calls (see `PROVIDER_RULES`).
+ * - `"provider"`: a rule of some providers only (the user first, roles alternating, no empty turn, no SystemMessage
+ *   mid-history), repaired only under the `provider` option, or by the middleware for the provider it calls (see
+ *   `PROVIDER_RULES`);
+ * - `"model"`: a rule of the model the history goes to (whose signatures it takes), repaired only where that model
+ *   is known: the `model` option, or the middleware for the model it calls.
  */
-export type Scope = "anywhere" | "leftovers" | "role-order";
+export type Scope = "anywhere" | "leftovers" | "provider" | "model";
 
 /** One pattern: its descriptive name (`Repair.kind`), the shape it repairs, what the repair does, and where. */
 export interface Pattern {
@@ -35,7 +64,7 @@ export const PATTERNS = Object.freeze({
       "answered (or it ended on), closed when new input follows. Role order: two stored user turns in a row, " +
       "which an app may send on purpose (a document, then the question)",
     repair: "insert a marker AIMessage after it",
-    applies: ["leftovers", "role-order"],
+    applies: ["leftovers", "provider"],
   },
   B: {
     kind: "unanswered-tool-calls",
@@ -62,7 +91,7 @@ export const PATTERNS = Object.freeze({
       "results of a turn the repair had to answer, or the end of a run that stopped midway, when new input " +
       "follows. Role order: real results before a user turn (a tool that ends the run, such as returnDirect)",
     repair: "insert a marker AIMessage after the run",
-    applies: ["leftovers", "role-order"],
+    applies: ["leftovers", "provider"],
   },
   D: {
     kind: "orphan-tool-result",
@@ -110,7 +139,7 @@ export const PATTERNS = Object.freeze({
       "the history starts (after any SystemMessage) with an AIMessage: the messages before it were trimmed or " +
       "deleted, or it is an app's opening greeting",
     repair: "insert a marker HumanMessage before it",
-    applies: ["role-order"],
+    applies: ["provider"],
   },
   K: {
     kind: "consecutive-replies",
@@ -118,7 +147,7 @@ export const PATTERNS = Object.freeze({
       "an AIMessage right after an AIMessage without tool calls: a partial answer kept on stop, then a regenerated " +
       "one, or two agents' replies (a supervisor's handoff back)",
     repair: "insert a marker HumanMessage between them; both replies stay as stored",
-    applies: ["role-order"],
+    applies: ["provider"],
   },
   L: {
     kind: "leftover-remove-message",
@@ -150,6 +179,88 @@ export const PATTERNS = Object.freeze({
       "which the Responses API rejects",
     repair: "rewrite a copy of the stored output without it",
     applies: ["anywhere"],
+  },
+  Q: {
+    kind: "unpaired-server-tool-block",
+    shape:
+      "an Anthropic server tool's block without its other half: a server_tool_use (web search, web fetch, code " +
+      "execution) whose *_tool_result never came (a stream cut off, or a client that drops that result block), or a " +
+      "result whose use is gone. A use answered in the next reply, or still pending where a request ends (the API " +
+      "runs it then), is not unpaired",
+    repair: "rewrite a copy without the unpaired block, dropped whole (reported); a finished use and its result stay",
+    applies: ["anywhere"],
+  },
+  R: {
+    kind: "unsigned-thinking-block",
+    shape:
+      "a thinking block cut off before its signature (signature empty or missing, as a stopped stream leaves it), or " +
+      "a redacted_thinking block without its data: Anthropic rejects it. A Gemini reply's thought parts need no " +
+      "signature and stay",
+    repair: "rewrite a copy without the block, dropped whole (reported); every signed block stays as stored, in place",
+    applies: ["anywhere"],
+  },
+  S: {
+    kind: "foreign-thinking-block",
+    shape:
+      "thinking or redacted_thinking blocks of a reply another model made (a fallback, a model switch): Anthropic " +
+      "checks each signature against the model it calls",
+    repair: "rewrite a copy without them, dropped whole (reported), for the model the history goes to",
+    applies: ["model"],
+  },
+  T: {
+    kind: "unsigned-gemini-call",
+    shape:
+      "a reply of the current turn whose first call lost its Gemini thought signature (a message rewritten or " +
+      "merged, or a call another model made): Gemini 3 rejects it",
+    repair:
+      "rewrite a copy whose call carries Gemini's documented skip_thought_signature_validator; signatures that are " +
+      "there stay with their calls through every id rewrite",
+    applies: ["provider"],
+  },
+  U: {
+    kind: "unfinished-hosted-tool-item",
+    shape:
+      "a Responses hosted-tool item (web search, file search, code interpreter, image generation, MCP, shell) " +
+      "stored before it finished (status in_progress, searching, interpreting, generating or incomplete)",
+    repair: "rewrite a copy of the stored output without it, dropped whole (reported)",
+    applies: ["anywhere"],
+  },
+  V: {
+    kind: "unkept-reasoning-item",
+    shape:
+      "a Responses reasoning item the API cannot find: kept only by its id (no encrypted_content) from a response " +
+      "that never completed (a partial reply saved on stop), or that store: false never kept",
+    repair: "rewrite a copy without it, dropped whole (reported)",
+    applies: ["anywhere"],
+  },
+  W: {
+    kind: "empty-tool-result",
+    shape: "a ToolMessage with no text (a tool that returned nothing): Bedrock rejects its blank toolResult",
+    repair: "rewrite a copy with a marker text",
+    applies: ["provider"],
+  },
+  X: {
+    kind: "empty-user-turn",
+    shape: "a HumanMessage with no content (an empty send): Anthropic, Gemini and Bedrock reject it",
+    repair: "rewrite a copy with a marker text",
+    applies: ["provider"],
+  },
+  Y: {
+    kind: "system-message-mid-history",
+    shape:
+      "a SystemMessage after the conversation started (a summary, an instruction added mid-run): Anthropic (but " +
+      "its newest models), Gemini and Mistral reject it",
+    repair: "send a HumanMessage copy of it, with its content and id, in its place",
+    applies: ["provider"],
+  },
+  Z: {
+    kind: "request-ends-on-reply",
+    shape:
+      "a model request that ends on a reply (the middleware's requests; a read is followed by new input): the models " +
+      "without assistant prefill (Claude 4.6 and newer), Gemini and Mistral reject it. A turn the API paused " +
+      "(pause_turn) is sent back to be continued and stays",
+    repair: "append a marker HumanMessage",
+    applies: ["provider"],
   },
 } as const satisfies Record<PatternId, Pattern>);
 

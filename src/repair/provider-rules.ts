@@ -1,9 +1,9 @@
 /**
- * The rules of one provider only: which role-order patterns (`applies: ["role-order"]` in PATTERNS) each
- * provider's API needs repaired, as its LangChain client sends a history. Everything else the sanitizer repairs
- * is rejected by every provider.
+ * The rules of one provider only: which provider patterns (`applies: ["provider"]` in PATTERNS) each provider's API
+ * needs repaired, as its LangChain client sends a history. Everything else the sanitizer repairs is rejected by
+ * every provider (or by the model named, for `applies: ["model"]`).
  */
-import { type PATTERNS, type PatternId } from "./patterns.js";
+import { PATTERNS, type PatternId } from "./patterns.js";
 
 /** A provider whose own rules the sanitizer knows. */
 export type ProviderName = "anthropic" | "bedrock" | "gemini" | "mistral" | "openai";
@@ -24,45 +24,58 @@ export const PROVIDER_RULE_NAMES: readonly ProviderRules[] = [
   "strictest",
 ];
 
-/** The patterns PATTERNS marks as role order. */
-export type RoleOrderPattern = {
-  [K in PatternId]: "role-order" extends (typeof PATTERNS)[K]["applies"][number] ? K : never;
+/** The patterns PATTERNS marks as a rule of some providers only. */
+export type ProviderPattern = {
+  [K in PatternId]: "provider" extends (typeof PATTERNS)[K]["applies"][number] ? K : never;
 }[PatternId];
 
-/** The role-order patterns each provider needs. */
+/** The provider patterns each provider needs, as its API answers the LangChain client's requests. */
 export const PROVIDER_RULES = Object.freeze({
-  // Chat Completions and Responses take user and assistant turns in any order, tool results before a user turn too.
+  // Chat Completions and Responses take turns in any order, a request that ends on a reply, empty turns and a
+  // SystemMessage anywhere.
   openai: [],
   // "first message must use the user role", "roles must alternate": as the emulator models it, strict where reports
-  // disagree. The Messages API combines consecutive user turns (its docs), so a user turn may follow one.
-  anthropic: ["J", "K"],
-  // "First content should be with role 'user'", "multiturn requests alternate between user and model": function
-  // responses are turns of their own, so a user turn may follow them.
-  gemini: ["A", "J", "K"],
-  // Converse: "A conversation must start with a user message", "A conversation must alternate between user and
-  // assistant roles"; tool results are sent as a user turn.
-  bedrock: ["A", "C", "J", "K"],
-  // "Unexpected role 'user' after role 'tool'".
-  mistral: ["C"],
-} as const satisfies Record<ProviderName, readonly RoleOrderPattern[]>);
+  // disagree (the Messages API combines consecutive user turns, so a user turn may follow one). "all messages must
+  // have non-empty content"; a SystemMessage not first is sent in place and only the newest models take it; Claude
+  // 4.6 and newer take no prefill.
+  anthropic: ["J", "K", "X", "Y", "Z"],
+  // "First content should be with role 'user'", "multiturn requests alternate between user and model" (function
+  // responses are turns of their own, so a user turn may follow them), "contents.parts must not be empty", "System
+  // message should be the first one" (the client), "multiturn requests ends with a user role or a function
+  // response", and Gemini 3's thought signatures on the current turn's calls.
+  gemini: ["A", "J", "K", "T", "X", "Y", "Z"],
+  // Converse: "A conversation must start with a user message", "must alternate between user and assistant roles"
+  // (tool results are a user turn), blank text rejected (a tool result's too), an empty user turn refused by the
+  // client, no prefill on Claude 4.6 and newer. Every SystemMessage is moved to `system`, wherever it is.
+  bedrock: ["A", "C", "J", "K", "W", "X", "Z"],
+  // "Unexpected role 'user' after role 'tool'", "Unexpected role 'system' after role 'assistant'", "Expected last
+  // role User or Tool (or Assistant with prefix True)".
+  mistral: ["C", "Y", "Z"],
+} as const satisfies Record<ProviderName, readonly ProviderPattern[]>);
 
-/** Which role-order patterns a repair applies, as flags the engine reads on every boundary. @internal */
-export type RoleOrder = Readonly<Record<RoleOrderPattern, boolean>>;
+/** Which provider patterns a repair applies, as flags the engine reads on every boundary. @internal */
+export type ProviderRuleSet = Readonly<Record<ProviderPattern, boolean>>;
 
-const orderOf = (codes: readonly RoleOrderPattern[]): RoleOrder =>
-  Object.freeze({ A: codes.includes("A"), C: codes.includes("C"), J: codes.includes("J"), K: codes.includes("K") });
+const ALL_PROVIDER_PATTERNS = (Object.keys(PATTERNS) as PatternId[]).filter((code) =>
+  (PATTERNS[code].applies as readonly string[]).includes("provider"),
+) as ProviderPattern[];
 
-/** Every role-order rule: what a broken run's leftovers are closed under, whatever the provider. @internal */
-export const EVERY_RULE: RoleOrder = orderOf(Object.values(PROVIDER_RULES).flat());
+const rulesOf = (codes: readonly ProviderPattern[]): ProviderRuleSet =>
+  Object.freeze(
+    Object.fromEntries(ALL_PROVIDER_PATTERNS.map((code) => [code, codes.includes(code)])),
+  ) as ProviderRuleSet;
 
-/** No role-order rule: what every provider accepts. @internal */
-export const NO_RULE: RoleOrder = orderOf([]);
+/** Every provider's rules: what a broken run's leftovers are closed under, whatever the provider. @internal */
+export const EVERY_RULE: ProviderRuleSet = rulesOf(Object.values(PROVIDER_RULES).flat());
 
-const ORDERS = new Map<ProviderRules, RoleOrder>([
-  ...(Object.keys(PROVIDER_RULES) as ProviderName[]).map((p) => [p, orderOf(PROVIDER_RULES[p])] as const),
+/** No provider's rule: what every provider accepts. @internal */
+export const NO_RULE: ProviderRuleSet = rulesOf([]);
+
+const RULE_SETS = new Map<ProviderRules, ProviderRuleSet>([
+  ...(Object.keys(PROVIDER_RULES) as ProviderName[]).map((p) => [p, rulesOf(PROVIDER_RULES[p])] as const),
   ["strictest", EVERY_RULE],
 ]);
 
-/** The role-order rules of `provider`; none when it is not given. @internal */
-export const roleOrderOf = (provider: ProviderRules | undefined): RoleOrder =>
-  provider === undefined ? NO_RULE : ORDERS.get(provider)!;
+/** The rules of `provider`; none when it is not given. @internal */
+export const providerRulesOf = (provider: ProviderRules | undefined): ProviderRuleSet =>
+  provider === undefined ? NO_RULE : RULE_SETS.get(provider)!;

@@ -6,12 +6,12 @@ import { answerEveryCall } from "./answer-calls.js";
 import { resolveMarkers, type MarkerOption } from "./markers.js";
 import type { Repair } from "./patterns.js";
 import { segment } from "./segment.js";
-import type { CleanedReply } from "./stream-leftovers.js";
-import { assertOneOf } from "../options.js";
-import { PROVIDER_RULE_NAMES, roleOrderOf, type ProviderRules } from "./provider-rules.js";
+import type { CleanedReply } from "./reply-cleaning.js";
+import { assertModelName, assertOneOf } from "../options.js";
+import { PROVIDER_RULE_NAMES, providerRulesOf, type ProviderRules } from "./provider-rules.js";
 import { BRIDGE_ROLES, type BridgeRole } from "./synthetic.js";
 import { findTailStart } from "./tail.js";
-import { endsOpen, isWellFormed, type Closing } from "./well-formed.js";
+import { endsOpen, isWellFormed, replyPlace, type Closing } from "./well-formed.js";
 
 /**
  * How the end of the history is treated.
@@ -22,14 +22,16 @@ import { endsOpen, isWellFormed, type Closing } from "./well-formed.js";
  * - `"finished"`: the history is a finished run's and a new HumanMessage comes
  *   next: calls left open get placeholders and a closing AIMessage, as with
  *   `"repair"`; a HumanMessage or tool results the run ended on are closed only
- *   under the role-order rules of `provider` (a tool that ends the run leaves
- *   its results last on purpose).
+ *   under the rules of `provider` (a tool that ends the run leaves its results
+ *   last on purpose).
  * - `"preserve"`: a run may still complete the tail (see `findTailStart`), so
  *   it is left exactly as it is; only what comes before it is repaired. A
  *   history with no such tail is repaired as with `"repair"`.
  * - `"request"`: the history is about to be sent to the model, so it may end in
  *   the new input (a HumanMessage) or in tool results. Unanswered calls get
- *   placeholders as with `"repair"`, but nothing is added after the last message.
+ *   placeholders as with `"repair"`; after the last message only a marker user
+ *   turn is added, where the history ends on a reply the provider takes no
+ *   prefill after (pattern Z), or the repair made that end.
  */
 export type TailMode = "repair" | "finished" | "preserve" | "request";
 
@@ -38,13 +40,20 @@ export interface RepairOptions {
   /** Default `"repair"`. */
   tail?: TailMode;
   /**
-   * Whose role-order rules to apply besides what every provider rejects: the user first (pattern J), no two
-   * replies in a row (K), no two user turns in a row (A), a reply after tool results (C). `"bedrock"` for an
-   * app on Bedrock, `"strictest"` for every provider's at once; see `PROVIDER_RULES`. A broken run's leftovers
-   * are closed for every provider whatever this says.
+   * Whose rules to apply besides what every provider rejects: the user first (pattern J), no two replies in a row
+   * (K), no two user turns in a row (A), a reply after tool results (C), no empty result or user turn (W, X), no
+   * SystemMessage mid-history (Y), no request ending on a reply (Z), Gemini's signatures on the current turn's
+   * calls (T). `"bedrock"` for an app on Bedrock, `"strictest"` for every provider's at once; see
+   * `PROVIDER_RULES`. A broken run's leftovers are closed for every provider whatever this says.
    * @default undefined: only what every provider rejects
    */
   provider?: ProviderRules;
+  /**
+   * The model the history goes to (`"claude-sonnet-4-5"`): thinking blocks another model signed are dropped for it
+   * (pattern S), as Anthropic rejects their signatures. A date snapshot or `-latest` names the same model.
+   * @default undefined: no thinking block is taken for another model's
+   */
+  model?: string;
   /** Texts of inserted messages: `"en"` (default), `"ko"`, or custom texts. */
   markers?: MarkerOption;
   /**
@@ -109,6 +118,7 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   const tail = optionOrDefault("tail", options.tail, TAIL_MODES, "repair");
   const bridgeRole = optionOrDefault("bridgeRole", options.bridgeRole, BRIDGE_ROLES, "ai");
   if (options.provider !== undefined) assertOneOf("provider", options.provider, PROVIDER_RULE_NAMES);
+  assertModelName(options.model);
   const markers = resolveMarkers(options.markers);
   const unchanged = { messages: messages as unknown[], repairs: [], usedRecovered: [] };
   if (!Array.isArray(messages) || messages.length === 0) return unchanged;
@@ -122,7 +132,7 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
       : tail === "finished"
         ? "finished"
         : "open";
-  const closing: Closing = { order: roleOrderOf(options.provider), end };
+  const closing: Closing = { rules: providerRulesOf(options.provider), model: options.model, end };
   // One walk over a healthy history: the clean check reads non-messages as "other", and a clean
   // list comes back as is whether or not it holds messages, so only a rebuild needs isMessageList.
   const mustRebuild = end === "leftovers" && tailStart === messages.length && endsOpen(messages);
@@ -133,7 +143,8 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   const calls = messages.map((m) => (roleOf(m) === "ai" ? toolCallsOf(m) : undefined));
   const renamed = planCallIds(messages, calls, tailStart);
   const cleaned = new Map<number, CleanedReply>();
-  const units = segment(messages, tailStart, calls, renamed, cleaned, repairs);
+  const place = { ...replyPlace(messages, tailStart, closing), renamed };
+  const units = segment(messages, tailStart, calls, renamed, place, cleaned, repairs);
   const last = units[units.length - 1];
   const answered = units.map((unit) => {
     if (typeof unit === "number") return unit;

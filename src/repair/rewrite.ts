@@ -1,12 +1,6 @@
-import { AIMessage, ToolMessage } from "@langchain/core/messages";
-import {
-  hasLoneReasoningItem,
-  isLoneReasoningItem,
-  isStreamOnlyBlock,
-  itemCallId,
-  rawCallId,
-  type ToolCallRef,
-} from "../messages/message-view.js";
+import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { GEMINI_SIGNATURES_KEY } from "../messages/gemini-signatures.js";
+import { itemCallId, rawCallId, type ToolCallRef } from "../messages/message-view.js";
 
 type Loose = Record<string, unknown>;
 
@@ -54,7 +48,7 @@ const isOutputCall = (b: Loose) => b.type === "function_call" || b.type === "cus
 const isRawCall = () => true;
 
 /** The Gemini and OpenAI Responses maps keyed by call id, which must follow a renamed call. */
-const KEYED_BY_CALL_ID = ["__gemini_function_call_thought_signatures__", "__openai_function_call_ids__"];
+const KEYED_BY_CALL_ID = [GEMINI_SIGNATURES_KEY, "__openai_function_call_ids__"];
 
 /**
  * A copy of an AIMessage that puts exactly `calls` on the wire under `ids`: every call in
@@ -98,7 +92,7 @@ export function rewriteCalls(ai: unknown, calls: readonly ToolCallRef[], ids: re
 }
 
 /** The fields of an AIMessage a copy is written from. */
-interface ReplyFields {
+export interface ReplyFields {
   content: unknown;
   additional_kwargs: unknown;
   response_metadata: unknown;
@@ -116,28 +110,40 @@ function copyReply(m: Loose, fields: ReplyFields): unknown {
   return new AIMessage(defined({ ...fields, id, name, usage_metadata }) as ConstructorParameters<typeof AIMessage>[0]);
 }
 
-/**
- * A copy of a stored AIMessage without what a cut-off stream leaves in it and no provider accepts: content
- * blocks only a stream carries (pattern M), and reasoning items of its replayed Responses output with nothing
- * after them (pattern P). The order of what stays is kept, so thinking blocks stay first.
- */
-export function withoutStreamLeftovers(ai: unknown): unknown {
+/** A copy of the AIMessage `ai` with some of its fields replaced (the others as stored). */
+export function replyWith(ai: unknown, fields: Partial<ReplyFields>): unknown {
   const m = ai as Loose;
-  const content = Array.isArray(m.content) ? m.content.filter((block) => !isStreamOnlyBlock(block)) : m.content;
-  let metadata = m.response_metadata as Loose | undefined;
-  if (hasLoneReasoningItem(m)) {
-    const output = metadata!.output as unknown[];
-    metadata = { ...metadata, output: output.filter((_, i) => !isLoneReasoningItem(output, i)) };
-  }
-  const { additional_kwargs, tool_calls, invalid_tool_calls } = m;
-  return copyReply(m, { content, additional_kwargs, response_metadata: metadata, tool_calls, invalid_tool_calls });
+  const { content, additional_kwargs, response_metadata, tool_calls, invalid_tool_calls } = m;
+  return copyReply(m, { content, additional_kwargs, response_metadata, tool_calls, invalid_tool_calls, ...fields });
 }
 
-/** A copy of a ToolMessage answering `id` instead. */
-export function rewriteResultId(result: unknown, id: string): unknown {
+/** A copy of a ToolMessage with `fields` replaced: another call id (pattern I), a marker for no content (W). */
+export function resultWith(result: unknown, fields: { tool_call_id?: string; content?: string }): unknown {
   const m = result as Loose;
-  if (!isInstance(m)) return { ...m, tool_call_id: id };
-  const { content, name, status, artifact, additional_kwargs, response_metadata } = m;
-  const fields = { id: m.id, content, name, status, artifact, additional_kwargs, response_metadata, tool_call_id: id };
-  return new ToolMessage(defined(fields) as ConstructorParameters<typeof ToolMessage>[0]);
+  if (!isInstance(m)) return { ...m, ...fields };
+  const { content, name, status, artifact, additional_kwargs, response_metadata, tool_call_id } = m;
+  const copy = { id: m.id, content, name, status, artifact, additional_kwargs, response_metadata, tool_call_id };
+  return new ToolMessage(defined({ ...copy, ...fields }) as ConstructorParameters<typeof ToolMessage>[0]);
+}
+
+/**
+ * A HumanMessage copy of `message` (a HumanMessage or a SystemMessage) with `content`, its id and name kept
+ * (patterns X, Y). A plain object stays one, with its role renamed.
+ */
+export function asHumanMessage(message: unknown, content: unknown): unknown {
+  const m = message as Loose;
+  if (!isInstance(m)) {
+    return {
+      ...m,
+      content,
+      ...(m.type !== undefined ? { type: "human" } : {}),
+      ...(m.role !== undefined ? { role: "user" } : {}),
+    };
+  }
+  const { id, name, additional_kwargs, response_metadata } = m;
+  return new HumanMessage(
+    defined({ id, name, content, additional_kwargs, response_metadata }) as ConstructorParameters<
+      typeof HumanMessage
+    >[0],
+  );
 }

@@ -1,6 +1,6 @@
 import { isRemoveMessage, rawToolCallIdOf, roleOf, type ToolCallRef } from "../messages/message-view.js";
 import { patternOf, type PatternId, type Repair } from "./patterns.js";
-import { cleanReply, type CleanedReply } from "./stream-leftovers.js";
+import { cleanReply, type CleanedReply, type ReplyPlace } from "./reply-cleaning.js";
 import { messageRefs } from "./report.js";
 import { isSyntheticMessage } from "./synthetic.js";
 import { isEmptyReply } from "./well-formed.js";
@@ -74,7 +74,8 @@ function slotFor(turn: Turn, id: string, message: unknown): number {
  *   a sanitizer placeholder, otherwise the first one stays.
  * - Pattern H: an AIMessage with neither content nor tool calls is removed.
  * - Pattern L: a RemoveMessage left in the list is removed.
- * - Patterns M, P: an AIMessage with stream leftovers is taken as its clean copy, recorded in `cleaned`.
+ * - Patterns M, P, Q, R, S, T, U, V: an AIMessage the reply rules change is taken as their copy, recorded in
+ *   `cleaned` (`place` says where it stands); one they leave with nothing to send is removed, under the first.
  *
  * Removed messages are reported whole in `repairs`.
  */
@@ -83,6 +84,7 @@ export function segment(
   end: number,
   calls: readonly (readonly ToolCallRef[] | undefined)[],
   renamed: ReadonlyMap<number, readonly string[]>,
+  place: ReplyPlace,
   cleaned: Map<number, CleanedReply>,
   repairs: Repair[],
 ): Unit[] {
@@ -93,11 +95,12 @@ export function segment(
     const message = messages[index];
     const role = roleOf(message);
     if (role === "ai") {
-      const clean = cleanReply(message);
+      place.index = index;
+      const clean = cleanReply(message, place);
       if (clean !== undefined) cleaned.set(index, clean);
       const list = calls[index] ?? [];
-      if (isEmptyReply(message, list.length)) {
-        repairs.push(removal("H", message, index));
+      if (isEmptyReply(clean?.message ?? message, list.length)) {
+        repairs.push(removal(clean?.codes[0] ?? "H", message, index));
         continue;
       }
       if (list.length === 0) {

@@ -60,6 +60,11 @@ export function betweenRepliesMessage(anchor: string, text: string): HumanMessag
   return new HumanMessage({ id: `${SYNTHETIC_ID_PREFIX}between-${anchor}`, content: text });
 }
 
+/** The user turn after a reply that ends a model request (pattern Z): the model is asked to go on. */
+export function continueMessage(anchor: string, text: string): HumanMessage {
+  return new HumanMessage({ id: `${SYNTHETIC_ID_PREFIX}continue-${anchor}`, content: text });
+}
+
 /**
  * The AIMessage that closes a run of tool results nothing replied to (pattern C), anchored, like the bridge
  * (pattern A), to the user turn it answers: the one id of "the reply that turn never got". A parent graph and

@@ -74,6 +74,22 @@ const isEmpty = (m: BaseMessage) =>
     : Array.isArray(m.content) &&
       m.content.every((b) => typeof b === "object" && b.type === "text" && !String(b.text ?? "").trim());
 
+/**
+ * The roles whose empty messages each provider rejects, as its client sends them. A reply with neither text nor
+ * calls is rejected everywhere. Anthropic: "all messages must have non-empty content" (a tool_result may be empty);
+ * Gemini: "contents.parts must not be empty" (a function response carries `{ result: "" }`); Bedrock: blank text,
+ * a tool result's too, and ChatBedrockConverse refuses an empty user turn; OpenAI and Mistral take an empty user
+ * turn or tool result.
+ */
+const EMPTY_REJECTED: Record<WireProfile, readonly Role[]> = {
+  anthropic: ["human", "ai"],
+  gemini: ["human", "ai"],
+  bedrock: ["human", "ai", "tool"],
+  openai: ["ai"],
+  "openai-responses": ["ai"],
+  mistral: ["ai"],
+};
+
 /** Results right after an AIMessage with calls: the ids of the contiguous ToolMessages that follow it. */
 function followingResults(messages: readonly BaseMessage[], i: number): string[] {
   const ids: string[] = [];
@@ -81,9 +97,20 @@ function followingResults(messages: readonly BaseMessage[], i: number): string[]
   return ids;
 }
 
+/** The index of the first SystemMessage after a message of another role: one sent mid-history. */
+const midHistorySystem = (messages: readonly BaseMessage[]) =>
+  messages.findIndex((m, i) => role(m) === "system" && messages.slice(0, i).some((p) => role(p) !== "system"));
+
+/** Mistral: "Unexpected role 'system' after role 'assistant'" (swarmauri#162), and so after any other turn. */
+function systemAfterTurns(messages: readonly BaseMessage[]): string | undefined {
+  const i = midHistorySystem(messages);
+  if (i <= 0) return undefined;
+  const before = role(messages[i - 1]!);
+  return `Unexpected role 'system' after role '${before === "ai" ? "assistant" : before === "human" ? "user" : before}'`;
+}
+
 function systemOnlyFirst(messages: readonly BaseMessage[]): string | undefined {
-  const index = messages.findIndex((m, i) => i > 0 && role(m) === "system");
-  return index > 0 ? "System messages are only permitted as the first passed message." : undefined;
+  return midHistorySystem(messages) > 0 ? "System messages are only permitted as the first passed message." : undefined;
 }
 
 function pairing(
@@ -116,7 +143,12 @@ function pairing(
 }
 
 function emptyContent(profile: WireProfile, messages: readonly BaseMessage[]): string | undefined {
-  const i = messages.findIndex((m) => isEmpty(m) && !(role(m) === "ai" && sentCallIds(profile, m).length > 0));
+  const i = messages.findIndex(
+    (m) =>
+      EMPTY_REJECTED[profile].includes(role(m)) &&
+      isEmpty(m) &&
+      !(role(m) === "ai" && sentCallIds(profile, m).length > 0),
+  );
   return i >= 0
     ? `messages.${i}: all messages must have non-empty content except for the optional final assistant message`
     : undefined;
@@ -229,6 +261,165 @@ function loneReasoning(messages: readonly BaseMessage[]): string | undefined {
   return undefined;
 }
 
+/**
+ * Anthropic: a thinking block carries its signature, a redacted one its data ("messages.N.content.M.thinking.signature:
+ * Field required"; an empty one: "Invalid `signature` in `thinking` block", pydantic-ai#7597).
+ */
+function thinkingSignatures(messages: readonly BaseMessage[]): string | undefined {
+  for (const [i, m] of messages.entries()) {
+    if (role(m) !== "ai") continue;
+    for (const [j, b] of list(m.content).entries()) {
+      if (b.type === "thinking" && b.signature === undefined)
+        return `messages.${i}.content.${j}.thinking.signature: Field required`;
+      if (b.type === "thinking" && (typeof b.signature !== "string" || b.signature === ""))
+        return `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`;
+      if (b.type === "redacted_thinking" && (typeof b.data !== "string" || b.data === ""))
+        return `messages.${i}.content.${j}.redacted_thinking.data: Field required`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Anthropic, for the request's `model`: each thinking block's signature is bound to the model that made it
+ * ("Invalid `signature` in `thinking` block" after a model switch, UncommonRoute#19, llxprt-code#2335). Dates and
+ * `-latest` name one model.
+ */
+export function thinkingOfAnotherModel(messages: readonly BaseMessage[], model: string): string | undefined {
+  const base = (name: string) => name.replace(/-(\d{8}|latest)$/, "");
+  for (const [i, m] of messages.entries()) {
+    const made = (m.response_metadata as Loose | undefined)?.model;
+    if (role(m) !== "ai" || typeof made !== "string" || base(made) === base(model)) continue;
+    const j = list(m.content).findIndex((b) => b.type === "thinking" || b.type === "redacted_thinking");
+    if (j >= 0) return `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`;
+  }
+  return undefined;
+}
+
+const isServerResult = (b: Loose) =>
+  typeof b.type === "string" && b.type !== "tool_result" && b.type.endsWith("_tool_result");
+
+/**
+ * Anthropic server tools: a `server_tool_use` has its result after it in its reply, or in the next reply when only
+ * client tool results come between (the API runs it then), or is still pending where the request ends; a result has
+ * its use before it (litellm#33546, claude-code#64383).
+ */
+function serverToolPairs(messages: readonly BaseMessage[]): string | undefined {
+  const replies = messages.map((m, i) => ({ m, i })).filter(({ m }) => role(m) === "ai");
+  const linked = (at: number, step: 1 | -1): BaseMessage | undefined => {
+    for (let i = at + step; i >= 0 && i < messages.length; i += step) {
+      if (role(messages[i]!) === "ai") return messages[i];
+      if (role(messages[i]!) !== "tool") return undefined;
+    }
+    return undefined;
+  };
+  for (const { m, i } of replies) {
+    const content = list(m.content);
+    const pending = messages.slice(i + 1).every((n) => role(n) === "tool");
+    for (const [j, b] of content.entries()) {
+      if (b.type === "server_tool_use") {
+        const answers = (x: Loose) => isServerResult(x) && x.tool_use_id === b.id;
+        if (pending || content.slice(j + 1).some(answers) || list(linked(i, 1)?.content).some(answers)) continue;
+        return `messages.${i}: \`${String(b.name)}\` tool use with id \`${String(b.id)}\` was found without a corresponding \`${String(b.name)}_tool_result\` block`;
+      }
+      if (isServerResult(b)) {
+        const makes = (x: Loose) => x.type === "server_tool_use" && x.id === b.tool_use_id;
+        if (content.slice(0, j).some(makes) || list(linked(i, -1)?.content).some(makes)) continue;
+        return `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`${String(b.type)}\` blocks: ${String(b.tool_use_id)}. Each \`${String(b.type)}\` block must have a corresponding \`server_tool_use\` block before it.`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Responses: the items ChatOpenAI sends for a reply, replayed output or, without it, its reasoning and tool outputs. */
+function responsesItems(m: BaseMessage): { items: Loose[]; replayed: boolean } {
+  const output = list((m.response_metadata as Loose | undefined)?.output);
+  if (output.length > 0 && output.every((item) => typeof item.type === "string"))
+    return { items: output, replayed: true };
+  const kwargs = (m.additional_kwargs ?? {}) as Loose;
+  const reasoning = kwargs.reasoning as Loose | undefined;
+  return { items: [...(reasoning ? [reasoning] : []), ...list(kwargs.tool_outputs)], replayed: false };
+}
+
+const UNFINISHED = ["in_progress", "searching", "interpreting", "generating", "incomplete"];
+
+/**
+ * Responses: an item the API cannot find, as it answers for one `store: false` never kept ("Item with id 'rs_…' not
+ * found. Items are not persisted when `store` is set to false.", langchain#38372): a reasoning item sent by id only
+ * (no `encrypted_content`) from a response stored with `store: false` or never completed, and, strictly, a
+ * hosted-tool item sent before it finished.
+ */
+function unkeptItems(messages: readonly BaseMessage[]): string | undefined {
+  for (const m of messages) {
+    if (role(m) !== "ai") continue;
+    const metadata = (m.response_metadata ?? {}) as Loose;
+    const { items, replayed } = responsesItems(m);
+    const unkept = replayed
+      ? metadata.store === false
+      : metadata.model_provider === "openai" && metadata.status === undefined;
+    const item = items.find(
+      (it) =>
+        (it.type === "reasoning" && unkept && !it.encrypted_content) ||
+        (typeof it.type === "string" && it.type.endsWith("_call") && UNFINISHED.includes(String(it.status))),
+    );
+    if (item) {
+      return `Item with id '${String(item.id)}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Gemini 3: the first call of each reply of the current turn (after the last user turn) carries its thought
+ * signature ("Function call is missing a thought_signature in functionCall parts", langchain-google#1364). A reply
+ * Gemini made with no signature at all came from a model that does not sign (2.5 without thinking), whose requests
+ * this does not check. The `gemini` profile is a model that does not check signatures (2.5); this is Gemini 3's.
+ */
+export function geminiSignatures(messages: readonly BaseMessage[]): string | undefined {
+  const turn = messages.map((m) => role(m)).lastIndexOf("human") + 1;
+  for (const [i, m] of messages.entries()) {
+    if (i < turn || role(m) !== "ai") continue;
+    const first = sentCallIds("gemini", m)[0];
+    if (first === undefined) continue;
+    const signatures = (m.additional_kwargs?.__gemini_function_call_thought_signatures__ ?? {}) as Loose;
+    const signed = (value: unknown) => typeof value === "string" && value !== "";
+    const geminiMade = ["google-genai", "google-vertexai"].includes(
+      String((m.response_metadata as Loose | undefined)?.model_provider),
+    );
+    if (geminiMade && !Object.values(signatures).some(signed) && !list(m.content).some((b) => signed(b.signature)))
+      continue;
+    if (!signed(signatures[first])) {
+      return `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:search\` , position ${i + 1}.`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What each provider answers a model request that ends on a reply: the models without prefill (Claude 4.6 and
+ * newer, on Anthropic and on Bedrock), Gemini and Mistral reject it; a turn Anthropic paused (`pause_turn`) is sent
+ * back so. Judged apart from `providerError`, which takes a history as a prefill-capable model does.
+ */
+const REQUEST_END_ERRORS: Partial<Record<WireProfile, string>> = {
+  anthropic: "This model does not support assistant message prefill. The conversation must end with a user message.",
+  bedrock: "This model does not support assistant message prefill. The conversation must end with a user message.",
+  gemini: "Please ensure that multiturn requests ends with a user role or a function response.",
+  mistral: "Expected last role User or Tool (or Assistant with prefix True) for serving but got assistant",
+};
+
+/** The error `profile` gives a model request (`messages` as sent) for how it ends, if any. */
+export function requestEndError(profile: WireProfile, messages: readonly BaseMessage[]): string | undefined {
+  const last = messages.filter((m) => role(m) !== "system").at(-1);
+  if (
+    last === undefined ||
+    role(last) !== "ai" ||
+    (last.response_metadata as Loose | undefined)?.stop_reason === "pause_turn"
+  )
+    return undefined;
+  return REQUEST_END_ERRORS[profile];
+}
+
 /** The rules every profile applies first: what no converter sends, and the order of turns. */
 const turnOrder = (profile: WireProfile, messages: readonly BaseMessage[]) =>
   unsendable(profile, messages) ?? opening(profile, messages) ?? repeatedAssistant(profile, messages);
@@ -250,6 +441,8 @@ function consecutiveTurns(messages: readonly BaseMessage[], mapTool: "user" | "t
 const PROFILE_RULES: Record<WireProfile, (messages: readonly BaseMessage[]) => string | undefined> = {
   anthropic: (messages) =>
     systemOnlyFirst(messages) ??
+    thinkingSignatures(messages) ??
+    serverToolPairs(messages) ??
     callIdRule("anthropic", messages, anthropicIds) ??
     pairing(
       "anthropic",
@@ -276,6 +469,7 @@ const PROFILE_RULES: Record<WireProfile, (messages: readonly BaseMessage[]) => s
   // Responses API: every function_call needs its function_call_output, and every output its call.
   "openai-responses": (messages) =>
     loneReasoning(messages) ??
+    unkeptItems(messages) ??
     callIdRule("openai-responses", messages, responsesIds) ??
     pairing(
       "openai-responses",
@@ -327,6 +521,7 @@ const PROFILE_RULES: Record<WireProfile, (messages: readonly BaseMessage[]) => s
     );
   },
   mistral: (messages) =>
+    systemAfterTurns(messages) ??
     pairing(
       "mistral",
       messages,

@@ -1,0 +1,149 @@
+/**
+ * Reads of the signed and paired content blocks of Anthropic replies, as ChatAnthropic stores and sends them:
+ * thinking blocks with their signatures, and server tools' `server_tool_use` blocks with their results.
+ * Allocation-free: the clean check runs them for every AIMessage.
+ */
+import { roleOf } from "./message-view.js";
+
+type Loose = Record<string, unknown>;
+type Block = Loose & { type?: unknown };
+
+const contentOf = (message: unknown): readonly unknown[] | undefined => {
+  const content = (message as Loose | undefined)?.content;
+  return Array.isArray(content) ? content : undefined;
+};
+
+const isBlock = (block: unknown): block is Block => typeof block === "object" && block !== null;
+
+/** Whether `block` is a thinking or redacted_thinking block: what Anthropic signs. */
+export const isThinkingBlock = (block: unknown): boolean =>
+  isBlock(block) && (block.type === "thinking" || block.type === "redacted_thinking");
+
+/** The providers whose replies hold thinking blocks that need no signature (Gemini's thought parts). */
+const UNSIGNED_THOUGHTS = new Set(["google-genai", "google-vertexai", "google"]);
+
+const nonEmpty = (value: unknown): boolean => typeof value === "string" && value !== "";
+
+/**
+ * Whether `block` of `message` is a thinking block cut off before its signature (signature empty or missing), or
+ * a redacted_thinking block without its data (pattern R). Gemini's thought parts need no signature.
+ */
+export function isUnsignedThinking(message: unknown, block: unknown): boolean {
+  if (!isBlock(block)) return false;
+  if (block.type === "redacted_thinking") return !nonEmpty(block.data);
+  if (block.type !== "thinking" || nonEmpty(block.signature)) return false;
+  const provider = ((message as Loose).response_metadata as Loose | undefined)?.model_provider;
+  return !UNSIGNED_THOUGHTS.has(provider as string);
+}
+
+/** Whether the reply holds a thinking block cut off before its signature (pattern R). */
+export function hasUnsignedThinking(message: unknown): boolean {
+  const content = contentOf(message);
+  if (content === undefined) return false;
+  for (let i = 0; i < content.length; i++) if (isUnsignedThinking(message, content[i])) return true;
+  return false;
+}
+
+/** The model that made the reply, as its metadata records it (`model`, else `model_name`). */
+export function modelOfReply(message: unknown): string | undefined {
+  const m = message as Loose;
+  const metadata = m.response_metadata as Loose | undefined;
+  const model = metadata?.model ?? metadata?.model_name ?? (m.additional_kwargs as Loose | undefined)?.model;
+  return typeof model === "string" && model !== "" ? model : undefined;
+}
+
+/** A model name without what names one model two ways: a `provider:` prefix, a date snapshot, `-latest`. */
+function baseModel(name: string): string {
+  const bare = name.slice(name.indexOf(":") + 1).toLowerCase();
+  return bare.replace(/-(\d{8}|latest)$/, "");
+}
+
+/** Whether two model names name one model (`claude-sonnet-4-5` and `claude-sonnet-4-5-20250929` do). */
+export const sameModel = (a: string, b: string): boolean => baseModel(a) === baseModel(b);
+
+/**
+ * Whether the reply holds thinking blocks that a model other than `model` signed (pattern S). A reply that does not
+ * record its model is taken as `model`'s: nothing tells otherwise.
+ */
+export function hasForeignThinking(message: unknown, model: string): boolean {
+  const content = contentOf(message);
+  if (content === undefined || !content.some(isThinkingBlock)) return false;
+  const origin = modelOfReply(message);
+  return origin !== undefined && !sameModel(origin, model);
+}
+
+/** Whether `block` is a server tool's use (Anthropic runs the tool itself: web search, web fetch, code execution). */
+const isServerUse = (block: unknown): block is Block => isBlock(block) && block.type === "server_tool_use";
+
+/** Whether `block` is a server tool's result (`web_search_tool_result`, `code_execution_tool_result`, …). */
+function isServerResult(block: unknown): block is Block {
+  if (!isBlock(block) || typeof block.type !== "string" || block.type === "tool_result") return false;
+  return block.type.endsWith("_tool_result") && typeof block.tool_use_id === "string";
+}
+
+/** Whether the reply holds a server tool's use or result, so its pairing must be read. */
+export function hasServerToolBlocks(message: unknown): boolean {
+  const content = contentOf(message);
+  if (content === undefined) return false;
+  for (let i = 0; i < content.length; i++) if (isServerUse(content[i]) || isServerResult(content[i])) return true;
+  return false;
+}
+
+/** Whether `content` has a block `match` accepts in `[from, to)`. */
+function holds(content: readonly unknown[] | undefined, match: (block: unknown) => boolean, from = 0, to = Infinity) {
+  if (content === undefined) return false;
+  for (let i = from; i < Math.min(to, content.length); i++) if (match(content[i])) return true;
+  return false;
+}
+
+/**
+ * The reply a continuation links to `messages[index]` in direction `step` (+1: the next, -1: the previous): the
+ * nearest AIMessage reached over ToolMessages only. A server tool used next to a client tool completes in the reply
+ * that follows the client tool's results.
+ */
+function linkedReply(messages: readonly unknown[], index: number, step: 1 | -1): unknown {
+  for (let i = index + step; i >= 0 && i < messages.length; i += step) {
+    const role = roleOf(messages[i]);
+    if (role === "ai") return messages[i];
+    if (role !== "tool") return undefined;
+  }
+  return undefined;
+}
+
+/** Whether nothing but ToolMessages follows `messages[index]`. */
+function onlyResultsAfter(messages: readonly unknown[], index: number): boolean {
+  for (let i = index + 1; i < messages.length; i++) if (roleOf(messages[i]) !== "tool") return false;
+  return true;
+}
+
+/**
+ * The server-tool blocks of `content`, the content of the reply at `messages[index]`, that lack their other half
+ * (pattern Q): a use whose result is neither after it in the reply nor in the reply its continuation links (see
+ * `linkedReply`), unless the history ends there open (`pendingAtEnd`: a request, whose last reply's open uses the API
+ * runs, or a turn it paused); a result whose use is neither before it nor in the reply before. Visits each by its
+ * position in `content`; `visit` returns true to stop.
+ */
+export function visitUnpairedServerBlocks(
+  content: readonly unknown[],
+  messages: readonly unknown[],
+  index: number,
+  pendingAtEnd: boolean,
+  visit: (position: number) => boolean,
+): boolean {
+  const pending = pendingAtEnd && onlyResultsAfter(messages, index);
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i];
+    if (isServerUse(block)) {
+      const answers = (b: unknown) => isServerResult(b) && b.tool_use_id === block.id;
+      if (pending || holds(content, answers, i + 1) || holds(contentOf(linkedReply(messages, index, 1)), answers))
+        continue;
+    } else if (isServerResult(block)) {
+      const makes = (b: unknown) => isServerUse(b) && b.id === block.tool_use_id;
+      if (holds(content, makes, 0, i) || holds(contentOf(linkedReply(messages, index, -1)), makes)) continue;
+    } else {
+      continue;
+    }
+    if (visit(i)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,65 @@
+// Pattern R: a thinking block cut off before its signature (a stopped stream leaves `signature: ""`), or a
+// redacted_thinking block without its data.
+import { AIMessage } from "@langchain/core/messages";
+import { describe, expect, it } from "vitest";
+import { repairMessages } from "../../src/index.js";
+import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
+import { human, shape } from "../support/messages.js";
+import { providerError } from "../support/provider-rules.js";
+
+const signed = { type: "thinking", thinking: "First, the forecast.", signature: "sig-1" };
+const redacted = { type: "redacted_thinking", data: "opaque" };
+const text = { type: "text", text: "It is sunny." };
+
+describe("pattern R: an unsigned thinking block", () => {
+  it.each([
+    [
+      "an empty signature, as a stream cut off before its signature_delta leaves it",
+      { signature: "" },
+      /Invalid `signature`/,
+    ],
+    ["no signature", {}, /thinking.signature: Field required/],
+  ])("drops a thinking block with %s, whole, and keeps the signed ones in place", (_, fields, error) => {
+    const cut = { type: "thinking", thinking: "Then the", ...fields };
+    const partial = new AIMessage({ id: "a1", content: [signed, redacted, cut] as never });
+    const broken = [human("h1"), partial, human("h2")];
+    expect(providerError("anthropic", broken)).toMatch(error);
+
+    const { messages, repairs } = repairMessages(broken);
+    const content = (messages[1] as AIMessage).content as unknown[];
+    expect(content).toEqual([signed, redacted]);
+    content.forEach((block, i) => expect(block).toBe([signed, redacted][i]));
+    expect(repairs[0]).toMatchObject({
+      code: "R",
+      kind: "unsigned-thinking-block",
+      action: "rewritten",
+      original: partial,
+    });
+    expectAcceptedByAllProviders(messages);
+  });
+
+  it("drops a redacted_thinking block without its data", () => {
+    const broken = [human("h1"), new AIMessage({ id: "a1", content: [{ type: "redacted_thinking" }, text] as never })];
+    expect(providerError("anthropic", [...broken, human("h2")])).toMatch(/redacted_thinking.data: Field required/);
+    expect((repairMessages(broken).messages[1] as AIMessage).content).toEqual([text]);
+  });
+
+  it("removes a reply cut off while it was thinking, and closes the turn", () => {
+    const cut = new AIMessage({ id: "a1", content: [{ type: "thinking", thinking: "Hmm", signature: "" }] as never });
+    const { messages, repairs } = repairMessages([human("h1"), cut]);
+    expect(shape(messages)).toEqual(["human:h1", "ai:sanitizer-reply-h1"]);
+    expect(repairs[0]).toMatchObject({ code: "R", action: "removed", message: cut });
+  });
+
+  it("keeps a Gemini reply's thought parts, which need no signature, and a clean signed reply", () => {
+    const gemini = new AIMessage({
+      id: "a1",
+      content: [{ type: "thinking", thinking: "Let me think." }, text] as never,
+      response_metadata: { model_provider: "google-genai" },
+    });
+    const history = [human("h1"), gemini];
+    expect(repairMessages(history).messages).toBe(history);
+    const clean = [human("h1"), new AIMessage({ id: "a1", content: [signed, redacted, text] as never })];
+    expect(repairMessages(clean).messages).toBe(clean);
+  });
+});
