@@ -3,7 +3,7 @@
  * thinking blocks with their signatures, and server tools' `server_tool_use` blocks with their results.
  * Allocation-free: the clean check runs them for every AIMessage.
  */
-import { roleOf } from "./message-view.js";
+import { roleOf, toolCallsOf } from "./message-view.js";
 
 type Loose = Record<string, unknown>;
 type Block = Loose & { type?: unknown };
@@ -110,18 +110,28 @@ function linkedReply(messages: readonly unknown[], index: number, step: 1 | -1):
   return undefined;
 }
 
-/** Whether nothing but ToolMessages follows `messages[index]`. */
-function onlyResultsAfter(messages: readonly unknown[], index: number): boolean {
+/** Whether the API paused the reply's turn (`stop_reason: "pause_turn"`), to be sent back as it is and continued. */
+export function isPausedTurn(message: unknown): boolean {
+  return ((message as Loose | undefined)?.response_metadata as Loose | undefined)?.stop_reason === "pause_turn";
+}
+
+/**
+ * Whether a model request that ends after `messages[index]` has the API run the reply's open server tool uses: it
+ * calls client tools and nothing but their results follow it (the repair answers every call), or it is last and its
+ * turn was paused.
+ */
+function runsPendingUses(messages: readonly unknown[], index: number): boolean {
   for (let i = index + 1; i < messages.length; i++) if (roleOf(messages[i]) !== "tool") return false;
-  return true;
+  const reply = messages[index];
+  return toolCallsOf(reply).length > 0 || (index === messages.length - 1 && isPausedTurn(reply));
 }
 
 /**
  * The server-tool blocks of `content`, the content of the reply at `messages[index]`, that lack their other half
  * (pattern Q): a use whose result is neither after it in the reply nor in the reply its continuation links (see
- * `linkedReply`), unless the history ends there open (`pendingAtEnd`: a request, whose last reply's open uses the API
- * runs, or a turn it paused); a result whose use is neither before it nor in the reply before. Visits each by its
- * position in `content`; `visit` returns true to stop.
+ * `linkedReply`), unless the history ends there open (`pendingAtEnd`: a request, see `runsPendingUses`); a result
+ * whose use is neither before it nor in the reply before. Visits each by its position in `content`; `visit` returns
+ * true to stop.
  */
 export function visitUnpairedServerBlocks(
   content: readonly unknown[],
@@ -130,7 +140,7 @@ export function visitUnpairedServerBlocks(
   pendingAtEnd: boolean,
   visit: (position: number) => boolean,
 ): boolean {
-  const pending = pendingAtEnd && onlyResultsAfter(messages, index);
+  const pending = pendingAtEnd && runsPendingUses(messages, index);
   for (let i = 0; i < content.length; i++) {
     const block = content[i];
     if (isServerUse(block)) {

@@ -8,6 +8,7 @@ import {
   roleOf,
   toolCallsOf,
 } from "../messages/message-view.js";
+import { isPausedTurn } from "../messages/anthropic-blocks.js";
 import { EVERY_RULE, type ProviderRuleSet } from "./provider-rules.js";
 import { needsCleaning, type ReplyPlace } from "./reply-cleaning.js";
 import { isSyntheticMessage } from "./synthetic.js";
@@ -34,9 +35,7 @@ export function replyMayFollow(prev: TurnState, rules: ProviderRuleSet): boolean
  * under pattern Z, unless the API paused that turn to have it sent back (`pause_turn`).
  */
 export function requestMayEnd(prev: TurnState, last: unknown, rules: ProviderRuleSet): boolean {
-  if (prev !== "ai" || !rules.Z) return true;
-  const metadata = (last as { response_metadata?: { stop_reason?: unknown } } | undefined)?.response_metadata;
-  return metadata?.stop_reason === "pause_turn";
+  return prev !== "ai" || !rules.Z || isPausedTurn(last);
 }
 
 /** Whether a SystemMessage after the conversation started is sent as a user turn (pattern Y). */

@@ -7,7 +7,14 @@ import { PROVIDER_RULE_NAMES } from "../../src/repair/provider-rules.js";
 import { findTailStart } from "../../src/repair/tail.js";
 import { anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory } from "../support/arbitraries.js";
 import { profilesOf } from "../support/expect-accepted.js";
-import { providerError, rejectingProviders, WIRE_PROFILES } from "../support/provider-rules.js";
+import {
+  geminiSignatures,
+  providerError,
+  rejectingProviders,
+  requestEndError,
+  thinkingOfAnotherModel,
+  WIRE_PROFILES,
+} from "../support/provider-rules.js";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 500) };
 const nextTurn = new HumanMessage({ id: "next", content: "next question" });
@@ -54,7 +61,10 @@ describe("repairMessages invariants", () => {
     fc.assert(
       fc.property(anyHistory, anyProvider, (history, provider) => {
         const { messages, repairs } = repairMessages(history, { tail: "request", provider });
-        expect(rejectingProviders(messages as BaseMessage[], profilesOf(provider))).toEqual({});
+        const request = messages as BaseMessage[];
+        expect(rejectingProviders(request, profilesOf(provider))).toEqual({});
+        for (const profile of profilesOf(provider)) expect(requestEndError(profile, request), profile).toBeUndefined();
+        if (provider === "gemini" || provider === "strictest") expect(geminiSignatures(request)).toBeUndefined();
         // No reply is made up at the end: the model gives it. Only a placeholder result, or a user turn asking it to
         // go on after a reply (Z), may come last.
         const last = messages.at(-1) as BaseMessage | undefined;
@@ -64,6 +74,57 @@ describe("repairMessages invariants", () => {
         const original = repairs.find((r) => r.message === last)?.original ?? last;
         if (history.at(-1)?.type === "human") expect(original).toBe(history.at(-1));
       }),
+      RUNS,
+    );
+  });
+
+  it("for the model named, no thinking block another model signed is left", () => {
+    fc.assert(
+      fc.property(anyHistory, fc.constantFrom<TailMode>("repair", "request"), (history, tail) => {
+        const { messages } = repairMessages(history, { tail, model: "claude-sonnet-4-5" });
+        expect(thinkingOfAnotherModel(messages as BaseMessage[], "claude-sonnet-4-5")).toBeUndefined();
+      }),
+      RUNS,
+    );
+  });
+
+  it("never changes a signed block: every signed thinking block of a rewritten reply is the stored one, in its order, and a finished server tool's use stays with its result", () => {
+    type Block = { type?: string; signature?: unknown; data?: unknown; id?: unknown; tool_use_id?: unknown };
+    const blocks = (m: unknown) => (m as BaseMessage).content as unknown as Block[];
+    const signed = (m: unknown) =>
+      Array.isArray(blocks(m))
+        ? blocks(m).filter((b) => (b.type === "thinking" && b.signature) || (b.type === "redacted_thinking" && b.data))
+        : [];
+    const finishedPairs = (m: unknown) =>
+      Array.isArray(blocks(m))
+        ? blocks(m).filter(
+            (b, i) =>
+              (b.type === "server_tool_use" &&
+                blocks(m)
+                  .slice(i)
+                  .some((r) => r.tool_use_id === b.id)) ||
+              (typeof b.tool_use_id === "string" &&
+                blocks(m)
+                  .slice(0, i)
+                  .some((u) => u.id === b.tool_use_id)),
+          )
+        : [];
+    fc.assert(
+      fc.property(
+        anyHistory,
+        fc.constantFrom<TailMode>("repair", "preserve", "request"),
+        anyProvider,
+        (history, tail, provider) => {
+          const { repairs } = repairMessages(history, { tail, provider });
+          for (const { action, message, original } of repairs) {
+            if (action !== "rewritten" || (original as BaseMessage).type !== "ai") continue;
+            const kept = signed(message);
+            expect(kept).toEqual(signed(original));
+            kept.forEach((block, i) => expect(block).toBe(signed(original)[i]));
+            finishedPairs(original).forEach((block) => expect(blocks(message)).toContain(block));
+          }
+        },
+      ),
       RUNS,
     );
   });

@@ -15,28 +15,43 @@ type Format = "plain" | "openai" | "anthropic" | "responses" | "gemini";
 /** What ids the calls get: fresh, one reused across turns, or ids some provider rejects. */
 type IdKind = "fresh" | "reused" | "empty" | "blank" | "long" | "dotted";
 
-/** How a reply holds its Responses reasoning: not at all, followed by its message, or cut off before it. */
-type Reasoning = "none" | "followed" | "lone";
+/**
+ * How a reply holds its Responses items: not at all, a reasoning item followed by its message, or cut off before
+ * it; a reasoning item kept only by id in a partial reply whose response never completed, or in the output of a
+ * response `store: false` never kept; a hosted web search stored before it finished.
+ */
+type Reasoning = "none" | "followed" | "lone" | "partial" | "not-stored" | "searching";
+/** How a reply holds Anthropic's thinking: none, signed, cut off before its signature, redacted, or redacted without data. */
+type Thinking = "none" | "signed" | "cut" | "redacted" | "redacted-empty";
+/** A server tool in the reply: none, finished (its use then its result), its use cut off, a result whose use is gone. */
+type Server = "none" | "finished" | "cut" | "orphan";
 
 type Op =
-  | { t: "human" }
-  | { t: "reply"; thinking: boolean; reasoning: Reasoning }
+  | { t: "human"; empty: boolean }
+  | { t: "system" }
+  | { t: "reply"; thinking: Thinking; reasoning: Reasoning; server: Server; otherModel: boolean }
   | { t: "chunk" }
   | { t: "remove" }
   | { t: "empty"; content: "" | " \n" | "[]" }
   | { t: "calls"; n: number; invalid: number; format: Format; ids: IdKind }
-  | { t: "result"; pick: number }
+  | { t: "result"; pick: number; empty: boolean }
   | { t: "orphan" };
 
 const FORMATS: Format[] = ["plain", "openai", "anthropic", "responses", "gemini"];
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.constant({ t: "human" } as Op) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ t: fc.constant("human" as const), empty: fc.constantFrom(false, false, false, true) }),
+  },
+  { weight: 1, arbitrary: fc.constant({ t: "system" } as Op) },
   {
     weight: 3,
     arbitrary: fc.record({
       t: fc.constant("reply" as const),
-      thinking: fc.boolean(),
-      reasoning: fc.constantFrom<Reasoning>("none", "none", "followed", "lone"),
+      thinking: fc.constantFrom<Thinking>("none", "none", "signed", "signed", "cut", "redacted", "redacted-empty"),
+      reasoning: fc.constantFrom<Reasoning>("none", "none", "followed", "lone", "partial", "not-stored", "searching"),
+      server: fc.constantFrom<Server>("none", "none", "none", "finished", "cut", "orphan"),
+      otherModel: fc.boolean(),
     }),
   },
   { weight: 1, arbitrary: fc.constant({ t: "chunk" } as Op) },
@@ -58,7 +73,14 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       ids: fc.constantFrom<IdKind>("fresh", "fresh", "fresh", "reused", "empty", "blank", "long", "dotted"),
     }),
   },
-  { weight: 5, arbitrary: fc.record({ t: fc.constant("result" as const), pick: fc.nat() }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      t: fc.constant("result" as const),
+      pick: fc.nat(),
+      empty: fc.constantFrom(false, false, false, false, true),
+    }),
+  },
   { weight: 1, arbitrary: fc.constant({ t: "orphan" } as Op) },
 );
 
@@ -95,6 +117,48 @@ function callTurn(id: string, format: Format, valid: string[], invalid: string[]
   }
 }
 
+const THINKING: Record<Thinking, object[]> = {
+  none: [],
+  signed: [{ type: "thinking", thinking: "hmm", signature: "sig" }],
+  cut: [{ type: "thinking", thinking: "hm", signature: "" }],
+  redacted: [{ type: "redacted_thinking", data: "opaque" }],
+  "redacted-empty": [{ type: "redacted_thinking" }],
+};
+
+/** A web search as Anthropic runs it: its use, then its result (`srvtoolu_` ids). */
+const serverBlocks = (server: Server, i: number): object[] => {
+  const use = { type: "server_tool_use", id: `srvtoolu_${i}`, name: "web_search", input: { query: "q" } };
+  const found = { type: "web_search_tool_result", tool_use_id: `srvtoolu_${i}`, content: [] };
+  return { none: [], finished: [use, found], cut: [use], orphan: [found] }[server];
+};
+
+/** A reply with text, and the thinking, server tool blocks and Responses items `o` asks for. */
+function replyOf(o: Extract<Op, { t: "reply" }>, i: number): AIMessage {
+  const reasoning = { type: "reasoning", id: `rs_${i}`, summary: [], encrypted_content: `enc${i}` };
+  const byId = { type: "reasoning", id: `rs_${i}`, summary: [] };
+  const message = { type: "message", id: `msg_${i}`, role: "assistant", content: [] };
+  const searching = { type: "web_search_call", id: `ws_${i}`, status: "searching" };
+  const { output, kwargs, metadata } = {
+    none: {},
+    followed: { output: [reasoning, message] },
+    lone: { output: [reasoning] },
+    partial: { kwargs: { reasoning: byId }, metadata: { model_provider: "openai", id: `resp_${i}` } },
+    "not-stored": { output: [byId, message], metadata: { store: false } },
+    searching: { output: [reasoning, searching, message] },
+  }[o.reasoning] as { output?: object[]; kwargs?: Record<string, unknown>; metadata?: object };
+  const blocks = [...THINKING[o.thinking], ...serverBlocks(o.server, i)];
+  return new AIMessage({
+    id: `m${i}`,
+    content: (blocks.length > 0 ? [...blocks, { type: "text", text: `answer ${i}` }] : `answer ${i}`) as never,
+    ...(kwargs ? { additional_kwargs: kwargs } : {}),
+    response_metadata: {
+      ...metadata,
+      ...(output ? { output } : {}),
+      ...(o.otherModel ? { model: "claude-opus-4-1-20250805" } : { model: "claude-sonnet-4-5-20250929" }),
+    },
+  });
+}
+
 /**
  * Any history: turns in any order (a reply first, replies in a row); tool calls stored as each integration
  * stores them (content `tool_use` blocks with signed thinking, `additional_kwargs.tool_calls`, Responses output
@@ -113,26 +177,14 @@ export const anyHistory: fc.Arbitrary<BaseMessage[]> = fc
       const id = `m${i}`;
       switch (o.t) {
         case "human":
-          out.push(new HumanMessage({ id, content: `question ${i}` }));
+          out.push(new HumanMessage({ id, content: o.empty ? "" : `question ${i}` }));
           break;
-        case "reply": {
-          const reasoning = { type: "reasoning", id: `rs_${i}`, summary: [], encrypted_content: `enc${i}` };
-          const message = { type: "message", id: `msg_${i}`, role: "assistant", content: [] };
-          const output = { none: undefined, followed: [reasoning, message], lone: [reasoning] }[o.reasoning];
-          out.push(
-            new AIMessage({
-              id,
-              content: o.thinking
-                ? [
-                    { type: "thinking", thinking: "hmm", signature: `sig${i}` },
-                    { type: "text", text: `answer ${i}` },
-                  ]
-                : `answer ${i}`,
-              ...(output ? { response_metadata: { output } } : {}),
-            }),
-          );
+        case "system":
+          out.push(new SystemMessage({ id, content: `summary up to ${i}` }));
           break;
-        }
+        case "reply":
+          out.push(replyOf(o, i));
+          break;
         case "chunk": {
           const call = `c${fresh++}`;
           declared.push(call);
@@ -165,7 +217,7 @@ export const anyHistory: fc.Arbitrary<BaseMessage[]> = fc
           out.push(
             new ToolMessage({
               id,
-              content: `result ${i}`,
+              content: o.empty ? "" : `result ${i}`,
               tool_call_id: declared[o.pick % declared.length]!,
               name: "tool",
             }),
@@ -179,20 +231,66 @@ export const anyHistory: fc.Arbitrary<BaseMessage[]> = fc
     return out;
   });
 
+/** How a clean turn's final reply holds the newest features' blocks, finished: all of them stay as stored. */
+type FinishedBlocks = "thinking" | "server" | "redacted" | "hosted";
+
+/** The final reply of clean turn `t`, with its finished blocks (signed thinking first, as Anthropic gives it). */
+function finishedReply(t: number, blocks: FinishedBlocks): AIMessage {
+  const thinking = { type: "thinking", thinking: "done", signature: `s${t}` };
+  const text = { type: "text", text: `answer ${t}` };
+  switch (blocks) {
+    case "thinking":
+      return new AIMessage({ id: `f${t}`, content: [thinking, text] });
+    case "redacted":
+      return new AIMessage({
+        id: `f${t}`,
+        content: [thinking, { type: "redacted_thinking", data: `r${t}` }, text] as never,
+      });
+    case "server":
+      return new AIMessage({
+        id: `f${t}`,
+        content: [
+          thinking,
+          { type: "server_tool_use", id: `srvtoolu_${t}`, name: "web_search", input: { query: "q" } },
+          { type: "web_search_tool_result", tool_use_id: `srvtoolu_${t}`, content: [] },
+          text,
+        ] as never,
+      });
+    case "hosted":
+      return new AIMessage({
+        id: `f${t}`,
+        content: `answer ${t}`,
+        response_metadata: {
+          model_provider: "openai",
+          status: "completed",
+          output: [
+            { type: "reasoning", id: `rs_f${t}`, summary: [], encrypted_content: `enc${t}` },
+            { type: "web_search_call", id: `ws_${t}`, status: "completed" },
+            { type: "message", id: `msg_f${t}`, role: "assistant", content: [] },
+          ],
+        },
+      });
+  }
+}
+
 /**
  * A well-formed history that ends with a finished turn: every call answered in order, every turn
  * closed, valid unique ids; calls stored in every integration's shape, ChatOpenAI turns with an
- * invalid call next to valid ones (which no converter sends), thinking replies.
+ * invalid call next to valid ones (which no converter sends), replies with signed and redacted thinking, a
+ * finished server tool, finished hosted tools.
  */
 export const cleanHistory: fc.Arbitrary<BaseMessage[]> = fc
   .array(
-    fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.constantFrom(...FORMATS), fc.boolean()), { maxLength: 3 }),
+    fc.tuple(
+      fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.constantFrom(...FORMATS), fc.boolean()), { maxLength: 3 }),
+      fc.constantFrom<FinishedBlocks>("thinking", "server", "redacted", "hosted"),
+    ),
     { maxLength: 8 },
   )
   .map((turns) => {
     const out: BaseMessage[] = [new SystemMessage({ id: "sys", content: "system prompt" })];
     let n = 0;
-    turns.forEach((steps, t) => {
+    turns.forEach(([steps, blocks], t) => {
       out.push(new HumanMessage({ id: `h${t}`, content: `question ${t}` }));
       for (const [callCount, format, withInvalid] of steps.filter(([c]) => c > 0)) {
         const ids = Array.from({ length: callCount }, () => `c${n++}`);
@@ -200,15 +298,7 @@ export const cleanHistory: fc.Arbitrary<BaseMessage[]> = fc
         out.push(callTurn(`a${n}`, format, ids, invalid));
         for (const id of ids) out.push(new ToolMessage({ id: `r${id}`, content: "ok", tool_call_id: id }));
       }
-      out.push(
-        new AIMessage({
-          id: `f${t}`,
-          content: [
-            { type: "thinking", thinking: "done", signature: `s${t}` },
-            { type: "text", text: `answer ${t}` },
-          ],
-        }),
-      );
+      out.push(finishedReply(t, blocks));
     });
     return out;
   });

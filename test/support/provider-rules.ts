@@ -315,7 +315,10 @@ function serverToolPairs(messages: readonly BaseMessage[]): string | undefined {
   };
   for (const { m, i } of replies) {
     const content = list(m.content);
-    const pending = messages.slice(i + 1).every((n) => role(n) === "tool");
+    // The API runs an open use with the client tools' results that end the request, or continues a paused turn.
+    const after = messages.slice(i + 1);
+    const paused = (m.response_metadata as Loose | undefined)?.stop_reason === "pause_turn";
+    const pending = after.every((n) => role(n) === "tool") && (after.length > 0 || paused);
     for (const [j, b] of content.entries()) {
       if (b.type === "server_tool_use") {
         const answers = (x: Loose) => isServerResult(x) && x.tool_use_id === b.id;
