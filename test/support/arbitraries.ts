@@ -21,8 +21,11 @@ type IdKind = "fresh" | "reused" | "empty" | "blank" | "long" | "dotted";
  * response `store: false` never kept; a hosted web search stored before it finished.
  */
 type Reasoning = "none" | "followed" | "lone" | "partial" | "not-stored" | "searching";
-/** How a reply holds Anthropic's thinking: none, signed, cut off before its signature, redacted, or redacted without data. */
-type Thinking = "none" | "signed" | "cut" | "redacted" | "redacted-empty";
+/**
+ * How a reply holds Anthropic's thinking: none, signed, cut off before its signature, redacted, redacted without
+ * data, or signed blocks followed by one cut off.
+ */
+type Thinking = "none" | "signed" | "cut" | "redacted" | "redacted-empty" | "signed-then-cut";
 /** A server tool in the reply: none, finished (its use then its result), its use cut off, a result whose use is gone. */
 type Server = "none" | "finished" | "cut" | "orphan";
 
@@ -48,7 +51,16 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     weight: 3,
     arbitrary: fc.record({
       t: fc.constant("reply" as const),
-      thinking: fc.constantFrom<Thinking>("none", "none", "signed", "signed", "cut", "redacted", "redacted-empty"),
+      thinking: fc.constantFrom<Thinking>(
+        "none",
+        "none",
+        "signed",
+        "signed",
+        "cut",
+        "redacted",
+        "redacted-empty",
+        "signed-then-cut",
+      ),
       reasoning: fc.constantFrom<Reasoning>("none", "none", "followed", "lone", "partial", "not-stored", "searching"),
       server: fc.constantFrom<Server>("none", "none", "none", "finished", "cut", "orphan"),
       otherModel: fc.boolean(),
@@ -123,6 +135,12 @@ const THINKING: Record<Thinking, object[]> = {
   cut: [{ type: "thinking", thinking: "hm", signature: "" }],
   redacted: [{ type: "redacted_thinking", data: "opaque" }],
   "redacted-empty": [{ type: "redacted_thinking" }],
+  // Interleaved thinking: a signed block, a redacted one, then one cut off before its signature.
+  "signed-then-cut": [
+    { type: "thinking", thinking: "hmm", signature: "sig" },
+    { type: "redacted_thinking", data: "opaque" },
+    { type: "thinking", thinking: "hm", signature: "" },
+  ],
 };
 
 /** A web search as Anthropic runs it: its use, then its result (`srvtoolu_` ids). */
