@@ -118,6 +118,7 @@ const REJECTED: Record<keyof typeof BROKEN, Partial<Record<Client, string>>> = {
     gemini: "the number of function response parts is equal to the number of function call parts",
   },
   "ends in the assistant's reply": {
+    gemini: "Please ensure that multiturn requests ends with a user role or a function response.",
     mistral: "Expected last role User or Tool (or Assistant with prefix True) for serving but got assistant",
   },
   // The Responses API client replays the stored output items as they are.

@@ -6,6 +6,11 @@
  * and API_runtime_ToolUseBlock.html (`toolUseId` matches `[a-zA-Z0-9_-]+`), and the 400
  * `ValidationException` texts the service returns (alternating roles starting with the user,
  * `toolResult` blocks answering the previous turn's `toolUse` blocks, non-empty content and text).
+ * Strict where no report quotes the case: a tool result's blank text is rejected as any blank text is (the
+ * service's own rule for an error result is "The content field at messages.N.content.0.toolResult cannot be empty
+ * when status value is error.", CopilotKit#1964; ChatBedrockConverse sends `""` as a blank text block), and a
+ * reasoning block's signature must be one this emulator issued for its text, worded as Anthropic words it. Claude
+ * 4.6 and newer take no assistant prefill, on Bedrock as on Anthropic's API (the 4.6 migration guide).
  */
 import { crc32 } from "node:zlib";
 import type { ProviderApi } from "./server.js";
@@ -14,9 +19,13 @@ import { splitText, type LastTurn, type Rejection, type ScriptedReply } from "./
 interface Block {
   text?: string;
   toolUse?: { toolUseId?: string };
-  toolResult?: { toolUseId?: string };
-  reasoningContent?: unknown;
+  toolResult?: { toolUseId?: string; content?: Array<{ text?: string }> };
+  reasoningContent?: { reasoningText?: { text?: string; signature?: string } };
 }
+
+/** What Bedrock signed: each reasoning block's signature, with its text. */
+type BedrockLedger = Map<string, string>;
+const modelOf = (path: string) => decodeURIComponent(/^\/model\/([^/]+)\//.exec(path)?.[1] ?? "");
 interface Message {
   role: string;
   content: Block[];
@@ -31,8 +40,17 @@ const VALID_ID = /^[a-zA-Z0-9_-]+$/;
 const ids = (m: Message | undefined, key: "toolUse" | "toolResult") =>
   (m?.content ?? []).filter((b) => b[key]).map((b) => b[key]!.toolUseId);
 
-export function bedrockError(body: Record<string, unknown>): Rejection | undefined {
+export function bedrockError(
+  body: Record<string, unknown>,
+  ledger: BedrockLedger,
+  path: string,
+): Rejection | undefined {
   const messages = (body.messages ?? []) as Message[];
+  if (/claude-(opus|sonnet|haiku)-4-([6-9]|\d\d)/.test(modelOf(path)) && messages.at(-1)?.role === "assistant") {
+    return reject(
+      "This model does not support assistant message prefill. The conversation must end with a user message.",
+    );
+  }
   if (messages[0] && messages[0].role !== "user") {
     return reject(
       "A conversation must start with a user message. Try again with a conversation that starts with a user message.",
@@ -55,6 +73,16 @@ export function bedrockError(body: Record<string, unknown>): Rejection | undefin
         return reject(
           `The text field in the ContentBlock object at messages.${i}.content.${j} is blank. Add text to the text field, and try again.`,
         );
+      }
+      const blank = b.toolResult?.content?.findIndex((c) => c.text !== undefined && !c.text.trim()) ?? -1;
+      if (blank >= 0) {
+        return reject(
+          `The text field in the ContentBlock object at messages.${i}.content.${j}.toolResult.content.${blank} is blank. Add text to the text field, and try again.`,
+        );
+      }
+      const reasoning = b.reasoningContent?.reasoningText;
+      if (reasoning?.signature !== undefined && ledger.get(reasoning.signature) !== reasoning.text) {
+        return reject(`messages.${i}.content.${j}: Invalid \`signature\` in \`reasoningContent\` block`);
       }
       const id = b.toolUse?.toolUseId ?? b.toolResult?.toolUseId;
       if ((b.toolUse || b.toolResult) && !VALID_ID.test(id ?? "")) {
@@ -91,11 +119,11 @@ function lastTurn(body: Record<string, unknown>): LastTurn {
   };
 }
 
-function content(reply: ScriptedReply, nextId: () => number) {
+function content(reply: ScriptedReply, { nextId, ledger }: Parameters<ProviderApi<BedrockLedger>["json"]>[1]) {
+  const signature = `sig-${nextId()}`;
+  if (reply.thinking) ledger.set(signature, reply.thinking);
   return [
-    ...(reply.thinking
-      ? [{ reasoningContent: { reasoningText: { text: reply.thinking, signature: `sig-${nextId()}` } } }]
-      : []),
+    ...(reply.thinking ? [{ reasoningContent: { reasoningText: { text: reply.thinking, signature } } }] : []),
     ...(reply.text ? [{ text: reply.text }] : []),
     ...(reply.calls ?? []).map((call) => ({
       toolUse: { toolUseId: `tooluse_${nextId()}`, name: call.name, input: call.args ?? {} },
@@ -130,10 +158,10 @@ function eventFrame(eventType: string, payload: unknown): Uint8Array {
   return Buffer.concat([message, crc]);
 }
 
-function stream(reply: ScriptedReply, nextId: () => number) {
+function stream(reply: ScriptedReply, issue: Parameters<ProviderApi<BedrockLedger>["json"]>[1]) {
   const frames = [eventFrame("messageStart", { role: "assistant" })];
   let beforeHang = 0;
-  content(reply, nextId).forEach((block, contentBlockIndex) => {
+  content(reply, issue).forEach((block, contentBlockIndex) => {
     const delta = (d: unknown) => frames.push(eventFrame("contentBlockDelta", { contentBlockIndex, delta: d }));
     if ("text" in block) {
       for (const word of splitText(block.text ?? "")) {
@@ -152,19 +180,20 @@ function stream(reply: ScriptedReply, nextId: () => number) {
   });
   frames.push(eventFrame("messageStop", { stopReason: stopReason(reply) }));
   frames.push(eventFrame("metadata", { usage, metrics: { latencyMs: 1 } }));
-  return { contentType: "application/vnd.amazon.eventstream", frames, beforeHang: beforeHang || frames.length };
+  return { contentType: "application/vnd.amazon.eventstream", frames, cuts: beforeHang ? { text: beforeHang } : {} };
 }
 
-export const bedrock: ProviderApi = {
+export const bedrock: ProviderApi<BedrockLedger> = {
   name: "bedrock",
+  newLedger: () => new Map(),
   route: (path) => {
     const match = /^\/model\/[^/]+\/(converse|converse-stream)$/.exec(path);
     return match ? { stream: match[1] === "converse-stream" } : undefined;
   },
   validate: bedrockError,
   lastTurn,
-  json: (reply, nextId) => ({
-    output: { message: { role: "assistant", content: content(reply, nextId) } },
+  json: (reply, issue) => ({
+    output: { message: { role: "assistant", content: content(reply, issue) } },
     stopReason: stopReason(reply),
     usage,
     metrics: { latencyMs: 1 },

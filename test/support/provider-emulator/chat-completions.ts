@@ -84,5 +84,5 @@ export function chatCompletionChunks(
     }),
     "data: [DONE]\n\n",
   ];
-  return { contentType: "text/event-stream", frames, beforeHang: 2 };
+  return { contentType: "text/event-stream", frames, cuts: { text: 2 } };
 }

@@ -7,7 +7,7 @@
  * `tool_call_id`: a non-empty string of at most 40 characters).
  */
 import { chatCompletion, chatCompletionChunks, chatLastTurn, chatMessages } from "./chat-completions.js";
-import type { ProviderApi } from "./server.js";
+import { NO_LEDGER, type ProviderApi } from "./server.js";
 import type { Rejection } from "./script.js";
 
 const MODEL = "gpt-4o-mini";
@@ -77,9 +77,10 @@ export function openAiChatError(body: Record<string, unknown>): Rejection | unde
 
 export const openAiChat: ProviderApi = {
   name: "openai",
+  newLedger: NO_LEDGER,
   route: (path, body) => (path === "/openai/v1/chat/completions" ? { stream: body.stream === true } : undefined),
   validate: openAiChatError,
   lastTurn: chatLastTurn,
-  json: (reply, nextId) => chatCompletion(reply, MODEL, (n) => `call_${n}`, nextId),
-  stream: (reply, nextId) => chatCompletionChunks(reply, MODEL, (n) => `call_${n}`, nextId),
+  json: (reply, { nextId }) => chatCompletion(reply, MODEL, (n) => `call_${n}`, nextId),
+  stream: (reply, { nextId }) => chatCompletionChunks(reply, MODEL, (n) => `call_${n}`, nextId),
 };

@@ -7,13 +7,29 @@ export interface ScriptedCall {
   rawArgs?: string;
 }
 
+/** A tool the provider runs itself before it answers: Anthropic's server tools, the Responses API's hosted tools. */
+export interface ScriptedServerTool {
+  name: "web_search" | "web_fetch" | "code_execution";
+  /** The result block Anthropic gives, or the item's status on the Responses API. @default a finished one */
+  status?: "completed" | "searching" | "in_progress";
+}
+
+/** Where a streamed reply is cut off: the first text chunk, or right after its thinking, server tool or reasoning begins. */
+export type CutPoint = "text" | "thinking" | "server-tool" | "reasoning";
+
 export interface ScriptedReply {
   text?: string;
   calls?: ScriptedCall[];
   /** Reasoning sent before the text: a signed thinking block, a reasoning item or a `thoughtSignature`. */
   thinking?: string;
-  /** Stream the first text chunk, then hold the response open until the client goes away. */
-  hang?: boolean;
+  /** A redacted_thinking block after Anthropic's thinking block. */
+  redacted?: boolean;
+  /** Tools the provider runs itself, before the text (Anthropic, Responses). */
+  serverTools?: ScriptedServerTool[];
+  /** The Responses API stopped the response before its end (`status: "incomplete"`). */
+  incomplete?: boolean;
+  /** Stream up to a point (`true`: the first text chunk), then hold the response open until the client goes away. */
+  hang?: boolean | CutPoint;
   /** Wait this long before each streamed frame (or before a JSON body), so a reply takes time to arrive. */
   frameDelayMs?: number;
 }

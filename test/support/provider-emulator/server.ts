@@ -7,27 +7,47 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import { guardNetwork } from "./network-guard.js";
-import type { LastTurn, Rejection, Script, ScriptedReply } from "./script.js";
+import type { CutPoint, LastTurn, Rejection, Script, ScriptedReply } from "./script.js";
 
-/** A streamed reply: the frames to write, and how many of them go out before a `hang`. */
+/** A streamed reply: the frames to write, and where a `hang` cuts them. */
 export interface StreamedReply {
   contentType: string;
   frames: Array<string | Uint8Array>;
-  /** Frames written before the emulator holds the response open (through the first text chunk). */
-  beforeHang: number;
+  /**
+   * How many frames go out before the emulator holds the response open, by where the reply is cut (`text`: through
+   * the first text chunk); a point the reply does not reach sends every frame.
+   */
+  cuts: Partial<Record<CutPoint, number>>;
+  /** Called once every frame went out: the response completed (the Responses API then keeps its items). */
+  completed?: () => void;
 }
 
-/** One provider API: its routes, its history rules and its wire format. */
-export interface ProviderApi {
+/** What a reply is made from: the request, a source of fresh ids, and the API's record of what it issued. */
+export interface Issue<Ledger> {
+  path: string;
+  body: Record<string, unknown>;
+  nextId: () => number;
+  ledger: Ledger;
+}
+
+/**
+ * One provider API: its routes, its history rules and its wire format. `Ledger` is what the API remembers of what it
+ * issued (signatures, stored items), one per emulator, which its rules check later requests against.
+ */
+export interface ProviderApi<Ledger = undefined> {
   readonly name: string;
+  newLedger(): Ledger;
   /** Whether this module serves a POST to `path`, and whether the request asks for a stream. */
   route(path: string, body: Record<string, unknown>): { stream: boolean } | undefined;
   /** The provider's rejection of this request's history, if it breaks one of its rules. */
-  validate(body: Record<string, unknown>): Rejection | undefined;
+  validate(body: Record<string, unknown>, ledger: Ledger, path: string): Rejection | undefined;
   lastTurn(body: Record<string, unknown>): LastTurn;
-  json(reply: ScriptedReply, nextId: () => number): unknown;
-  stream(reply: ScriptedReply, nextId: () => number): StreamedReply;
+  json(reply: ScriptedReply, issue: Issue<Ledger>): unknown;
+  stream(reply: ScriptedReply, issue: Issue<Ledger>): StreamedReply;
 }
+
+/** An API without a ledger: nothing it issued is checked later. */
+export const NO_LEDGER = () => undefined;
 
 /** A request the emulator received, the status it answered and the error body it rejected it with (if any). */
 export interface RecordedRequest {
@@ -50,14 +70,19 @@ export class ProviderEmulator {
   private ids = 0;
   private restoreNetwork: () => void = () => {};
 
+  /** Each API's record of what it issued. */
+  readonly ledgers = new Map<string, unknown>();
+
   private constructor(
     private readonly server: Server,
-    private readonly apis: readonly ProviderApi[],
+    private readonly apis: readonly ProviderApi<unknown>[],
     readonly url: string,
-  ) {}
+  ) {
+    for (const api of apis) this.ledgers.set(api.name, api.newLedger());
+  }
 
   /** Starts an emulator serving `apis` and guards the network until it is closed. */
-  static async start(apis: readonly ProviderApi[]): Promise<ProviderEmulator> {
+  static async start(apis: readonly ProviderApi<unknown>[]): Promise<ProviderEmulator> {
     // Requests arrive only once the server listens, by when `emulator` exists.
     const server = createServer((req, res) => void emulator.handle(req, res));
     // Node closes an idle keep-alive socket after 5 s, and a client that reuses it at that instant gets "socket
@@ -96,7 +121,8 @@ export class ProviderEmulator {
       if (!route) continue;
       const record: RecordedRequest = { provider: api.name, path, body, status: 200 };
       this.requests.push(record);
-      const rejection = api.validate(body);
+      const ledger = this.ledgers.get(api.name);
+      const rejection = api.validate(body, ledger, path);
       if (rejection) {
         record.status = rejection.status;
         record.rejected = JSON.stringify(rejection.body);
@@ -105,7 +131,7 @@ export class ProviderEmulator {
         return;
       }
       const reply = this.script(api.lastTurn(body));
-      const nextId = () => ++this.ids;
+      const issue = { path, body, nextId: () => ++this.ids, ledger };
       // With a delay, each frame waits for it; a client that went away meanwhile (a cancelled run) gets nothing more.
       const { frameDelayMs } = reply;
       const gone = async (ms: number) => (await delay(ms), res.destroyed);
@@ -113,17 +139,21 @@ export class ProviderEmulator {
         // The client gives up when the run is cancelled.
         if (reply.hang || (frameDelayMs !== undefined && (await gone(frameDelayMs)))) return;
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify(api.json(reply, nextId)));
+        res.end(JSON.stringify(api.json(reply, issue)));
         return;
       }
-      const streamed = api.stream(reply, nextId);
+      const streamed = api.stream(reply, issue);
       res.writeHead(200, { "content-type": streamed.contentType });
-      const frames = reply.hang ? streamed.frames.slice(0, streamed.beforeHang) : streamed.frames;
+      const cut = reply.hang ? streamed.cuts[reply.hang === true ? "text" : reply.hang] : undefined;
+      const frames = cut !== undefined ? streamed.frames.slice(0, cut) : streamed.frames;
       for (const frame of frames) {
         if (frameDelayMs !== undefined && (await gone(frameDelayMs))) return;
         res.write(frame);
       }
-      if (!reply.hang) res.end();
+      // A reply cut where it never reaches still hangs: the stream is held open after its last frame.
+      if (reply.hang) return;
+      res.end();
+      streamed.completed?.();
       return;
     }
     res.writeHead(404, { "content-type": "application/json" });
