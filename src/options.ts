@@ -21,6 +21,14 @@ export function assertModelName(model: unknown): asserts model is string | undef
   );
 }
 
+/** `store` when it is a boolean; throws a `TypeError` otherwise. */
+export function assertStore(store: unknown): boolean {
+  if (typeof store === "boolean") return store;
+  throw new TypeError(
+    `store must be true or false (false for an app whose responses OpenAI keeps nothing of), got ${JSON.stringify(store)}.`,
+  );
+}
+
 /** Throws a `TypeError` naming `name` unless `value` is a list of node names or `"*"`, as `compile()` takes them. */
 export function assertBreakpointNodes(name: string, value: unknown): void {
   if (value === "*" || (Array.isArray(value) && value.every((node) => typeof node === "string" && node !== ""))) return;
@@ -54,11 +62,23 @@ export interface SharedRepairOptions<Event> {
    * @default none: no thinking block is taken for another model's
    */
   model?: string;
+  /**
+   * `false` when the OpenAI Responses API keeps nothing of the app's responses (`store: false`, ChatOpenAI's
+   * `zdrEnabled`): a stored reply's reasoning item kept only by its id is dropped, as the API cannot find it.
+   * @default as each reply records it (a streamed one does)
+   */
+  store?: boolean;
 }
 
 /** {@link SharedRepairOptions} once validated: what to pass to `repairMessages`, and the hook. @internal */
 export interface ResolvedRepairOptions<Event> {
-  repair: { markers: Readonly<MarkerTexts>; bridgeRole?: BridgeRole; provider?: ProviderRules; model?: string };
+  repair: {
+    markers: Readonly<MarkerTexts>;
+    bridgeRole?: BridgeRole;
+    provider?: ProviderRules;
+    model?: string;
+    store?: boolean;
+  };
   onRepair: ((event: Event) => void) | undefined;
 }
 
@@ -80,6 +100,7 @@ export function resolveRepairOptions<Event>(options: SharedRepairOptions<Event>)
       ...(options.bridgeRole !== undefined ? { bridgeRole: options.bridgeRole } : {}),
       ...(options.provider !== undefined ? { provider: options.provider } : {}),
       ...(options.model !== undefined ? { model: options.model } : {}),
+      ...(options.store !== undefined ? { store: assertStore(options.store) } : {}),
     },
     onRepair: options.onRepair,
   };

@@ -14,7 +14,7 @@ export interface ChannelRepairs {
 export interface TupleRepairSettings {
   /** Channels to repair; `undefined` means every channel whose value is a message list. */
   channels: readonly string[] | undefined;
-  repair: Pick<RepairOptions, "markers" | "bridgeRole" | "provider" | "model">;
+  repair: Pick<RepairOptions, "markers" | "bridgeRole" | "provider" | "model" | "store">;
 }
 
 /**

@@ -74,8 +74,12 @@ export function hasUnfinishedHostedItem(message: unknown): boolean {
 const hasEncryptedContent = (item: Loose): boolean =>
   typeof item.encrypted_content === "string" && item.encrypted_content !== "";
 
-/** Whether the reply's response was stored with `store: false`, as its metadata records it. */
-const notStored = (m: Loose): boolean => (m.response_metadata as Loose | undefined)?.store === false;
+/**
+ * Whether the reply's response was made with `store: false`: as its metadata records it (a streamed reply), or as
+ * the app says of every response (`store`, the client's `zdrEnabled`).
+ */
+const notStored = (m: Loose, store: boolean | undefined): boolean =>
+  store === false || (m.response_metadata as Loose | undefined)?.store === false;
 
 /** Whether the reply's response never completed: its metadata has no status (a stream cut off before its end). */
 const neverCompleted = (m: Loose): boolean => {
@@ -84,21 +88,21 @@ const neverCompleted = (m: Loose): boolean => {
 };
 
 /** Whether replayed output item `item` is a reasoning item `store: false` never kept (pattern V). */
-export function isUnkeptOutputReasoning(message: unknown, item: unknown): boolean {
+export function isUnkeptOutputReasoning(message: unknown, item: unknown, store: boolean | undefined): boolean {
   const it = item as Item;
-  return it.type === "reasoning" && !hasEncryptedContent(it) && notStored(message as Loose);
+  return it.type === "reasoning" && !hasEncryptedContent(it) && notStored(message as Loose, store);
 }
 
 /**
  * Whether the reply sends a reasoning item the API cannot find (pattern V): one held only by its id (no
- * `encrypted_content`) in output replayed from a response `store: false` never kept, or in the
+ * `encrypted_content`) in output replayed from a response `store: false` never kept (see `notStored`), or in the
  * `additional_kwargs.reasoning` ChatOpenAI sends for a reply whose response never completed.
  */
-export function hasUnkeptReasoning(message: unknown): boolean {
+export function hasUnkeptReasoning(message: unknown, store: boolean | undefined): boolean {
   const m = message as Loose;
   const output = replayedOutput(m);
   if (output !== undefined) {
-    for (let i = 0; i < output.length; i++) if (isUnkeptOutputReasoning(m, output[i])) return true;
+    for (let i = 0; i < output.length; i++) if (isUnkeptOutputReasoning(m, output[i], store)) return true;
     return false;
   }
   const reasoning = (m.additional_kwargs as Loose | undefined)?.reasoning as Loose | undefined;

@@ -35,6 +35,8 @@ interface ModelLike {
   /** The model's name, as the provider clients keep it (`model`; older clients `modelName`). */
   model?: unknown;
   modelName?: unknown;
+  /** ChatOpenAI's zero data retention: its responses are made with `store: false`. */
+  zdrEnabled?: unknown;
   /** A model bound with tools or options (`RunnableBinding`). */
   bound?: unknown;
   /** A model with fallbacks (`RunnableWithFallbacks`): the one called first. */
@@ -78,4 +80,18 @@ export function modelNameOf(model: unknown, depth = 0): string | undefined {
     if (name !== undefined) return name;
   }
   return modelNameOf(chat.bound ?? chat.runnable, depth + 1);
+}
+
+/**
+ * `false` when `model` has the Responses API keep nothing (ChatOpenAI's `zdrEnabled`), else undefined: each reply
+ * records its own. Read as {@link providerOfModel} reads the provider.
+ * @internal
+ */
+export function storeOfModel(model: unknown, depth = 0): false | undefined {
+  const chat = model as ModelLike | null | undefined;
+  if (typeof chat !== "object" || chat === null || depth > 8) return undefined;
+  if (chat.zdrEnabled === true) return false;
+  for (const built of chat._modelInstanceCache?.values() ?? [])
+    if (storeOfModel(built, depth + 1) === false) return false;
+  return storeOfModel(chat.bound ?? chat.runnable, depth + 1);
 }

@@ -5,7 +5,7 @@ import { policyFor, resolveRepairOptions, type SharedRepairOptions } from "../op
 import type { Repair } from "../repair/patterns.js";
 import type { ProviderRules } from "../repair/provider-rules.js";
 import { repairMessages } from "../repair/repair-messages.js";
-import { modelNameOf, providerOfModel } from "./model-provider.js";
+import { modelNameOf, providerOfModel, storeOfModel } from "./model-provider.js";
 
 /** Reported through `onRepair` for each model request the middleware repaired. */
 export interface ModelRequestRepairEvent {
@@ -73,6 +73,7 @@ export function sanitizeMessagesMiddleware(options: SanitizeMessagesMiddlewareOp
         ...repair,
         provider,
         model,
+        store: repair.store ?? storeOfModel(request.model),
         tail: "request",
       });
       if (repairs.length === 0) return handler(request);

@@ -7,7 +7,7 @@ import { resolveMarkers, type MarkerOption } from "./markers.js";
 import type { Repair } from "./patterns.js";
 import { segment } from "./segment.js";
 import type { CleanedReply } from "./reply-cleaning.js";
-import { assertModelName, assertOneOf } from "../options.js";
+import { assertModelName, assertOneOf, assertStore } from "../options.js";
 import { PROVIDER_RULE_NAMES, providerRulesOf, type ProviderRules } from "./provider-rules.js";
 import { BRIDGE_ROLES, type BridgeRole } from "./synthetic.js";
 import { findTailStart } from "./tail.js";
@@ -54,6 +54,13 @@ export interface RepairOptions {
    * @default undefined: no thinking block is taken for another model's
    */
   model?: string;
+  /**
+   * Whether the OpenAI Responses API keeps the responses the history replays. `false` (`store: false`, ChatOpenAI's
+   * `zdrEnabled`): a reasoning item sent by its id only (no `encrypted_content`) is one the API never kept, and is
+   * dropped (pattern V). A reply streamed from such a response records it itself.
+   * @default undefined: as each reply records it
+   */
+  store?: boolean;
   /** Texts of inserted messages: `"en"` (default), `"ko"`, or custom texts. */
   markers?: MarkerOption;
   /**
@@ -132,7 +139,13 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
       : tail === "finished"
         ? "finished"
         : "open";
-  const closing: Closing = { rules: providerRulesOf(options.provider), model: options.model, end };
+  if (options.store !== undefined) assertStore(options.store);
+  const closing: Closing = {
+    rules: providerRulesOf(options.provider),
+    model: options.model,
+    store: options.store,
+    end,
+  };
   // One walk over a healthy history: the clean check reads non-messages as "other", and a clean
   // list comes back as is whether or not it holds messages, so only a rebuild needs isMessageList.
   const mustRebuild = end === "leftovers" && tailStart === messages.length && endsOpen(messages);

@@ -38,6 +38,8 @@ export interface ReplyPlace {
   index: number;
   /** The model the history goes to, when known: another model's thinking blocks go (pattern S). */
   model: string | undefined;
+  /** Whether the Responses API keeps the responses the history replays; `false`: their reasoning by id goes (V). */
+  store: boolean | undefined;
   /** Whether the history ends open (a model request): the last reply's pending server tool uses stay (pattern Q). */
   openEnd: boolean;
   /** Whether Gemini's rules apply: the first call of each reply of the current turn needs a signature (pattern T). */
@@ -128,9 +130,11 @@ const REPLY_RULES: readonly ReplyRule[] = [
   },
   {
     code: "V",
-    finds: hasUnkeptReasoning,
-    fix: (m) => {
-      if (replayedOutput(m)) return withoutOutputItems(m, (output, i) => isUnkeptOutputReasoning(m, output[i]));
+    finds: (m, at) => hasUnkeptReasoning(m, at.store),
+    fix: (m, at) => {
+      if (replayedOutput(m)) {
+        return withoutOutputItems(m, (output, i) => isUnkeptOutputReasoning(m, output[i], at.store));
+      }
       const { reasoning: _unkept, ...kwargs } = (m as Loose).additional_kwargs as Loose;
       return replyWith(m, { additional_kwargs: kwargs });
     },

@@ -50,6 +50,8 @@ export interface Closing {
   rules: ProviderRuleSet;
   /** The model the history goes to, when known (pattern S). */
   model: string | undefined;
+  /** Whether the Responses API keeps the responses the history replays (pattern V); unknown when undefined. */
+  store: boolean | undefined;
   /**
    * Whether a new HumanMessage will follow the end (the end is closed then), and whether the end is what a run
    * that stopped midway left (closed for every provider) rather than a finished run's (closed under `rules`).
@@ -64,7 +66,7 @@ export interface Closing {
 export function replyPlace(
   messages: readonly unknown[],
   tailStart: number,
-  { rules, model, end }: Closing,
+  { rules, model, store, end }: Closing,
 ): ReplyPlace {
   let currentTurn = messages.length;
   if (end === "open" || tailStart < messages.length) {
@@ -76,7 +78,16 @@ export function replyPlace(
       }
     }
   }
-  return { messages, index: 0, model, openEnd: end === "open", signing: rules.T, currentTurn, renamed: undefined };
+  return {
+    messages,
+    index: 0,
+    model,
+    store,
+    openEnd: end === "open",
+    signing: rules.T,
+    currentTurn,
+    renamed: undefined,
+  };
 }
 
 /** Whether an AIMessage with `callCount` answerable calls is an empty reply (pattern H): no calls, no content. */
