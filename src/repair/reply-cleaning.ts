@@ -103,7 +103,11 @@ const REPLY_RULES: readonly ReplyRule[] = [
       hasServerToolBlocks(m) && visitUnpairedServerBlocks(contentOf(m), at.messages, at.index, at.openEnd, () => true),
     fix: (m, at) => {
       const unpaired = unpairedServerBlocks(m, at);
-      return withContent(m, (_, i) => !unpaired.has(i));
+      // A streamed use's input came as input_json_delta blocks of its index: they go with it.
+      const streamed = new Set<unknown>(
+        [...unpaired].map((i) => (contentOf(m)[i] as Loose).index).filter((x) => x !== undefined),
+      );
+      return withContent(m, (block, i) => !unpaired.has(i) && !(isStreamOnlyBlock(block) && streamed.has(block.index)));
     },
   },
   {

@@ -10,8 +10,11 @@ import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { END, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
 import { createAgent } from "langchain";
+import { expect } from "vitest";
 import { z } from "zod";
-import type { Script } from "../support/provider-emulator/index.js";
+import { sanitizeGraph, type SanitizingCheckpointerOptions } from "../../src/index.js";
+import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
+import type { ProviderEmulator, Script } from "../support/provider-emulator/index.js";
 import { hangUntilAborted } from "../support/react-graph.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, cancelled } from "../support/scenarios.js";
 
@@ -44,7 +47,7 @@ export const agentScript =
 const cityArgs = z.object({ city: z.string() });
 
 /** The tools; with a `stop`, `onStop` is called once at that point and the run is expected to be cancelled there. */
-function agentTools(stop: ToolStop, onStop: () => void) {
+export function agentTools(stop?: ToolStop, onStop: () => void = () => {}) {
   let lookupDone: () => void = () => {};
   const lookupFinished = new Promise<void>((resolve) => (lookupDone = resolve));
   const search = tool(
@@ -143,4 +146,46 @@ export async function storeFinishedRun(saver: BaseCheckpointSaver, thread: strin
     .addEdge("run", END)
     .compile({ checkpointer: saver })
     .invoke({ messages: [] }, config(thread));
+}
+
+/** What became of a new message: answered, rejected by the provider, or refused by the client before it sent it. */
+export type Outcome = "answered" | "rejected" | "refused by the client";
+
+/**
+ * How the next message is sent: to the raw graph, to the graph through `sanitizeGraph` with these options, or to a
+ * `createAgent` agent with `sanitizeMessagesMiddleware()`.
+ */
+export type NextWay = "raw" | { sanitizeGraph: SanitizingCheckpointerOptions } | "middleware";
+
+/**
+ * The next user message on `thread` of `saver`, answered by `model` (the emulator's API `provider`), sent `way`, and
+ * what became of it.
+ */
+export async function answerNext(
+  emulator: ProviderEmulator,
+  provider: string,
+  model: BaseChatModel,
+  saver: BaseCheckpointSaver,
+  thread: string,
+  way: NextWay,
+): Promise<Outcome> {
+  const sent = emulator.requests.length;
+  const input = { messages: [new HumanMessage(NEXT_QUESTION)] };
+  try {
+    let messages: BaseMessage[];
+    if (way === "middleware") {
+      const agent = createAgent({ model, tools: [], checkpointer: saver, middleware: [sanitizeMessagesMiddleware()] });
+      messages = (await agent.invoke(input, config(thread))).messages;
+    } else {
+      const agent = buildAgent("StateGraph + ToolNode", model, saver);
+      const graph = way === "raw" ? agent : sanitizeGraph(agent, way.sanitizeGraph);
+      messages = (await graph.invoke(input, config(thread))).messages;
+    }
+    expect(messages.at(-1)?.text).toBe(FINAL_ANSWER);
+    return "answered";
+  } catch (error) {
+    if (emulator.requests.length === sent) return "refused by the client";
+    expect(emulator.last(provider).status, String(error)).toBe(400);
+    return "rejected";
+  }
 }

@@ -2,12 +2,9 @@
 // `updateState` with RemoveMessage as LangGraph's "delete messages" how-to does it), then one new message through
 // each real client: raw, through the SanitizingCheckpointer (on read), and through sanitizeMessagesMiddleware
 // on a createAgent agent (at request time).
-import { AIMessage, AIMessageChunk, HumanMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, AIMessageChunk, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import { Annotation, END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import { createAgent } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sanitizeGraph } from "../../src/index.js";
-import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
 import { calls, human, reply, result, streamedCall } from "../support/messages.js";
 import {
   CLIENTS,
@@ -16,7 +13,7 @@ import {
   type Client,
   type ProviderEmulator,
 } from "../support/provider-emulator/index.js";
-import { FINAL_ANSWER, NEXT_QUESTION, agentScript, buildAgent, storeFinishedRun } from "./agents.js";
+import { agentScript, answerNext, storeFinishedRun, type NextWay, type Outcome } from "./agents.js";
 
 const config = (thread: string) => ({ configurable: { thread_id: thread } });
 
@@ -93,8 +90,6 @@ async function store(saver: MemorySaver, thread: string, { stored, update, conca
   }
 }
 
-type Outcome = "answered" | "rejected" | "refused by the client";
-
 let emulator: ProviderEmulator;
 beforeAll(async () => {
   emulator = await startEmulator();
@@ -110,26 +105,11 @@ async function next(
 ): Promise<Outcome> {
   const saver = new MemorySaver();
   await store(saver, "t", shape);
-  const model = chatModel(client, emulator.url);
-  const sent = emulator.requests.length;
-  try {
-    let messages: BaseMessage[];
-    if (how === "middleware") {
-      const agent = createAgent({ model, tools: [], checkpointer: saver, middleware: [sanitizeMessagesMiddleware()] });
-      messages = (await agent.invoke({ messages: [new HumanMessage(NEXT_QUESTION)] }, config("t"))).messages;
-    } else {
-      const agent = buildAgent("StateGraph + ToolNode", model, saver);
-      const graph =
-        how === "raw" ? agent : sanitizeGraph(agent, how === "sanitizeGraph" ? {} : { provider: "strictest" });
-      messages = (await graph.invoke({ messages: [new HumanMessage(NEXT_QUESTION)] }, config("t"))).messages;
-    }
-    expect(messages.at(-1)?.text).toBe(FINAL_ANSWER);
-    return "answered";
-  } catch (error) {
-    if (emulator.requests.length === sent) return "refused by the client";
-    expect(emulator.last(client).status, String(error)).toBe(400);
-    return "rejected";
-  }
+  const way: NextWay =
+    how === "raw" || how === "middleware"
+      ? how
+      : { sanitizeGraph: how === "sanitizeGraph" ? {} : { provider: "strictest" } };
+  return answerNext(emulator, client, chatModel(client, emulator.url), saver, "t", way);
 }
 
 const ALL_BUT_MISTRAL: Client[] = ["anthropic", "openai", "openai-responses", "gemini", "bedrock"];

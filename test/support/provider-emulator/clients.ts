@@ -16,12 +16,12 @@ const apiKey = "test-key";
 const region = "us-east-1";
 const credentials = { accessKeyId: "test", secretAccessKey: "test" };
 
-/** The `client` chat model, talking to the emulator at `url`. */
-export function chatModel(client: Client, url: string): BaseChatModel {
+/** The `client` chat model, talking to the emulator at `url`, for its usual model or `model`. */
+export function chatModel(client: Client, url: string, model?: string): BaseChatModel {
   switch (client) {
     case "anthropic":
       return new ChatAnthropic({
-        model: "claude-sonnet-4-5",
+        model: model ?? "claude-sonnet-4-5",
         apiKey,
         anthropicApiUrl: `${url}/anthropic`,
         maxRetries: 0,
@@ -29,7 +29,7 @@ export function chatModel(client: Client, url: string): BaseChatModel {
     case "openai":
     case "openai-responses":
       return new ChatOpenAI({
-        model: client === "openai" ? "gpt-4o-mini" : "gpt-5-mini",
+        model: model ?? (client === "openai" ? "gpt-4o-mini" : "gpt-5-mini"),
         apiKey,
         configuration: { baseURL: `${url}/openai/v1` },
         useResponsesApi: client === "openai-responses",
@@ -39,11 +39,16 @@ export function chatModel(client: Client, url: string): BaseChatModel {
         maxRetries: 0,
       });
     case "gemini":
-      return new ChatGoogleGenerativeAI({ model: "gemini-2.5-flash", apiKey, baseUrl: `${url}/gemini`, maxRetries: 0 });
+      return new ChatGoogleGenerativeAI({
+        model: model ?? "gemini-2.5-flash",
+        apiKey,
+        baseUrl: `${url}/gemini`,
+        maxRetries: 0,
+      });
     case "bedrock":
       // ChatBedrockConverse's own endpoint option forces https: hand it a client bound to the emulator.
       return new ChatBedrockConverse({
-        model: "anthropic.claude-sonnet-4-5-v1:0",
+        model: model ?? "anthropic.claude-sonnet-4-5-v1:0",
         region,
         credentials,
         client: new BedrockRuntimeClient({
@@ -56,6 +61,11 @@ export function chatModel(client: Client, url: string): BaseChatModel {
         maxRetries: 0,
       });
     case "mistral":
-      return new ChatMistralAI({ model: "mistral-large-latest", apiKey, serverURL: `${url}/mistral`, maxRetries: 0 });
+      return new ChatMistralAI({
+        model: model ?? "mistral-large-latest",
+        apiKey,
+        serverURL: `${url}/mistral`,
+        maxRetries: 0,
+      });
   }
 }

@@ -94,10 +94,11 @@ export function responsesError(body: Record<string, unknown>, ledger: ResponsesL
     ) {
       return reject(`No tool call found for function call output with call_id ${item.call_id}.`, "input");
     }
+    // The item a reasoning item produced: the assistant's message, a call, or a hosted tool's item.
     const next = input[i + 1];
     if (
       item.type === "reasoning" &&
-      !(next?.type === "function_call" || (next?.type === "message" && next.role === "assistant"))
+      !(next?.type?.endsWith("_call") || (next?.type === "message" && next.role === "assistant"))
     ) {
       return reject(`Item '${item.id}' of type 'reasoning' was provided without its required following item.`, "input");
     }
