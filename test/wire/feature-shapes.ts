@@ -7,7 +7,7 @@ import { ChatAnthropic } from "@langchain/anthropic";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
   AIMessage,
-  AIMessageChunk,
+  type AIMessageChunk,
   HumanMessage,
   SystemMessage,
   ToolMessage,
