@@ -55,8 +55,12 @@ export interface DoctorOptions {
   /** Scan at most this many (thread, namespace) pairs. */
   limit?: number;
   markers?: MarkerOption;
-  /** Whose role-order rules to repair too, as the checkpointer's `provider` option. */
+  /** Whose own rules to repair too, as the checkpointer's `provider` option. */
   provider?: ProviderRules;
+  /** The model the threads go to, as the checkpointer's `model` option. */
+  model?: string;
+  /** `false` when OpenAI keeps nothing of the app's responses, as the checkpointer's `store` option. */
+  store?: boolean;
   onProgress?: (scanned: number) => void;
 }
 
@@ -155,6 +159,8 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
   const reader = new SanitizingCheckpointer(store.saver, {
     markers: options.markers,
     provider: options.provider,
+    model: options.model,
+    store: options.store,
     onRepair: (event) => events.push(event),
   });
   for await (const ref of store.threads({ threadId: options.threadId, checkpointNs: options.checkpointNs })) {

@@ -16,7 +16,7 @@ import { openSqlite } from "./stores/sqlite.js";
 
 const USAGE = `usage: langgraph-checkpoint-sanitizer doctor (--sqlite FILE | --postgres URL [--schema NAME] | --redis URL [--prefix PREFIX])
          [--thread ID] [--namespace NS] [--limit N] [--fix] [--json] [--markers en|ko]
-         [--provider ${PROVIDER_RULE_NAMES.join("|")}]`;
+         [--provider ${PROVIDER_RULE_NAMES.join("|")}] [--model NAME] [--no-store]`;
 
 /** Where the CLI writes; a test passes its own. */
 export interface CliIO {
@@ -39,6 +39,8 @@ const OPTIONS = {
   json: { type: "boolean", default: false },
   markers: { type: "string" },
   provider: { type: "string" },
+  model: { type: "string" },
+  "no-store": { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -73,7 +75,9 @@ function parse(argv: string[]) {
   if (provider !== undefined && !PROVIDER_RULE_NAMES.includes(provider)) {
     throw new DoctorUsageError(`--provider takes ${PROVIDER_RULE_NAMES.join(", ")}, got ${values.provider}`);
   }
-  return { help: false as const, store: stores[0]!, values, limit, markers, provider };
+  const model = values.model;
+  if (model !== undefined && model.trim() === "") throw new DoctorUsageError("--model takes the name of a model");
+  return { help: false as const, store: stores[0]!, values, limit, markers, provider, model };
 }
 
 async function open(store: "sqlite" | "postgres" | "redis", values: Record<string, unknown>): Promise<OpenStore> {
@@ -167,6 +171,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       limit: args.limit,
       markers: args.markers,
       provider: args.provider,
+      model: args.model,
+      ...(args.values["no-store"] ? { store: false } : {}),
       onProgress: io.isTTY
         ? (n) => {
             if (n % 50 !== 0) return;

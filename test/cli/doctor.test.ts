@@ -1,5 +1,5 @@
 // The doctor CLI against real SQLite, Postgres and Redis stores seeded by running and cancelling graphs.
-import { HumanMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { interrupt } from "@langchain/langgraph";
@@ -233,6 +233,40 @@ describe("doctor on hostile thread ids", () => {
   });
 });
 
+describe("doctor --model and --no-store", () => {
+  it("find what a read repairs for the model named, and for an app OpenAI keeps nothing of", async () => {
+    const store = await sqliteStore();
+    try {
+      // A reply the fallback model gave, with its signed thinking; a Responses reply whose reasoning `store: false`
+      // never kept (a reply not streamed records no `store`).
+      await storeFinishedRun(store.saver, "fallback", [
+        new HumanMessage({ id: "h1", content: "Weather?" }),
+        new AIMessage({
+          id: "a1",
+          content: [
+            { type: "thinking", thinking: "Check.", signature: "sig" },
+            { type: "text", text: "Sunny." },
+          ],
+          response_metadata: { model: "claude-opus-4-1-20250805", model_provider: "anthropic" },
+        }),
+      ]);
+      const reasoning = { type: "reasoning", id: "rs_1", summary: [] };
+      const message = { type: "message", id: "msg_1", role: "assistant", content: [] };
+      await storeFinishedRun(store.saver, "zdr", [
+        new HumanMessage({ id: "h1", content: "Weather?" }),
+        new AIMessage({ id: "a1", content: "Sunny.", response_metadata: { output: [reasoning, message] } }),
+      ]);
+      expect((await json(...store.args)).code).toBe(0);
+      const byModel = await json(...store.args, "--model", "claude-sonnet-4-5");
+      expect(byModel.report.threads.map((t) => [t.threadId, t.patterns])).toEqual([["fallback", { S: 1 }]]);
+      const storeless = await json(...store.args, "--no-store");
+      expect(storeless.report.threads.map((t) => [t.threadId, t.patterns])).toEqual([["zdr", { V: 1 }]]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe("doctor errors", () => {
   it.each([
     [["doctor"], "give exactly one of --sqlite FILE, --postgres URL, --redis URL", true],
@@ -246,6 +280,7 @@ describe("doctor errors", () => {
       true,
     ],
     [["doctor", "--sqlite", "x", "--schema", "s"], "--schema goes with --postgres", true],
+    [["doctor", "--sqlite", "x", "--model", " "], "--model takes the name of a model", true],
     [["doctor", "--frobnicate"], "Unknown option '--frobnicate'", true],
     [["repair"], "unknown command: repair", true],
     [["doctor", "--redis", "redis://127.0.0.1:1"], "cannot reach Redis at redis://127.0.0.1:1", false],
