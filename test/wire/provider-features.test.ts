@@ -3,10 +3,11 @@
 // whose provider has the feature: raw; through sanitizeGraph by default and under the setting that names the provider
 // or model; and through sanitizeMessagesMiddleware on a createAgent agent. Each emulator rule first fires on the raw
 // history, with the provider's text.
+import { ChatAnthropic } from "@langchain/anthropic";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
-import { createAgent } from "langchain";
+import { createAgent, modelFallbackMiddleware } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repairMessages, sanitizeGraph, type SanitizingCheckpointerOptions } from "../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
@@ -430,5 +431,34 @@ describe("the emulator's other rules for these features", () => {
     await expect(responses.invoke([question, dropped, new HumanMessage("And?")])).rejects.toThrow(
       "was provided without its required 'reasoning' item",
     );
+  });
+});
+
+/**
+ * A fallback inside the run: the primary model is down, modelFallbackMiddleware calls the fallback model with the
+ * primary's signed thinking in the history. The sanitizing middleware, after it, sees the model each try goes to.
+ */
+describe("a model fallback inside a run", () => {
+  it("the fallback model rejects the primary's thinking raw, and takes the request through the middleware", async () => {
+    const opus = "claude-opus-4-1-20250805";
+    const [question, reply] = await firstTurn(emulator, anthropicWithServerTools(emulator.url, opus, true), {
+      thinking: "Checking the forecast.",
+      text: "Sunny.",
+    });
+    // The primary, unreachable now (a closed loopback port), and the fallback on the emulator.
+    const down = new ChatAnthropic({ model: opus, apiKey: "k", anthropicApiUrl: "http://127.0.0.1:1", maxRetries: 0 });
+    const agent = (sanitized: boolean) =>
+      createAgent({
+        model: down,
+        tools: [],
+        middleware: [
+          modelFallbackMiddleware(chatModel("anthropic", emulator.url)),
+          ...(sanitized ? [sanitizeMessagesMiddleware()] : []),
+        ],
+      });
+    const messages = [question!, reply!, new HumanMessage("And tomorrow?")];
+    await expect(agent(false).invoke({ messages })).rejects.toThrow("Invalid `signature` in `thinking` block");
+    const answered = await agent(true).invoke({ messages });
+    expect(answered.messages.at(-1)?.text).toBe(FINAL_ANSWER);
   });
 });
