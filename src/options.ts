@@ -58,7 +58,8 @@ export interface SharedRepairOptions<Event> {
   provider?: ProviderRules;
   /**
    * The model the history goes to (`"claude-sonnet-4-5"`): thinking blocks another model signed (a fallback, a
-   * model switch) are dropped for it, as Anthropic rejects them. See docs/repairs.md.
+   * model switch) are dropped for it, as Anthropic rejects them; a Claude model before 4.6 takes a prefill. See
+   * docs/repairs.md.
    * @default none: no thinking block is taken for another model's
    */
   model?: string;

@@ -19,21 +19,25 @@ const isBlock = (block: unknown): block is Block => typeof block === "object" &&
 export const isThinkingBlock = (block: unknown): boolean =>
   isBlock(block) && (block.type === "thinking" || block.type === "redacted_thinking");
 
-/** The providers whose replies hold thinking blocks that need no signature (Gemini's thought parts). */
-const UNSIGNED_THOUGHTS = new Set(["google-genai", "google-vertexai", "google"]);
-
 const nonEmpty = (value: unknown): boolean => typeof value === "string" && value !== "";
 
+/** Whether Anthropic made the reply, as its metadata records it (ChatAnthropic's `model_provider`, or a Claude model). */
+function isAnthropicReply(message: unknown): boolean {
+  const provider = ((message as Loose).response_metadata as Loose | undefined)?.model_provider;
+  return provider === "anthropic" || (provider === undefined && /^claude/.test(modelOfReply(message) ?? ""));
+}
+
 /**
- * Whether `block` of `message` is a thinking block cut off before its signature (signature empty or missing), or
- * a redacted_thinking block without its data (pattern R). Gemini's thought parts need no signature.
+ * Whether `block` of `message` is a thinking block cut off before its signature, or a redacted_thinking block
+ * without its data (pattern R). A signature is empty where a stream stopped before its `signature_delta` (ChatAnthropic
+ * keeps the empty one the block started with); a thinking block with none at all is cut off only in an Anthropic
+ * reply, as other models' thought parts (Gemini's) need no signature.
  */
 export function isUnsignedThinking(message: unknown, block: unknown): boolean {
   if (!isBlock(block)) return false;
   if (block.type === "redacted_thinking") return !nonEmpty(block.data);
   if (block.type !== "thinking" || nonEmpty(block.signature)) return false;
-  const provider = ((message as Loose).response_metadata as Loose | undefined)?.model_provider;
-  return !UNSIGNED_THOUGHTS.has(provider as string);
+  return block.signature === "" || isAnthropicReply(message);
 }
 
 /** Whether the reply holds a thinking block cut off before its signature (pattern R). */
@@ -52,24 +56,30 @@ export function modelOfReply(message: unknown): string | undefined {
   return typeof model === "string" && model !== "" ? model : undefined;
 }
 
-/** A model name without what names one model two ways: a `provider:` prefix, a date snapshot, `-latest`. */
-function baseModel(name: string): string {
-  const bare = name.slice(name.indexOf(":") + 1).toLowerCase();
-  return bare.replace(/-(\d{8}|latest)$/, "");
+/**
+ * A model's name without what names one model several ways: an `initChatModel` `provider:` prefix, Bedrock's region
+ * and vendor prefixes (`us.anthropic.`) and version suffix (`-v1:0`), a date snapshot (`-20250929`, Vertex's
+ * `@20250929`), `-latest`, and a `-0` minor (`claude-sonnet-4-0` is `claude-sonnet-4-20250514`).
+ */
+export function baseModel(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/^[a-z-]+:(?=[^.]*$)/, "")
+    .replace(/^((us|eu|apac|global|us-gov)\.)?([a-z]+\.)?(?=claude|[a-z]+-)/, "")
+    .replace(/-v\d+(:\d+)?$/, "")
+    .replace(/[-@](\d{8}|latest)$/, "")
+    .replace(/-0$/, "");
 }
 
-/** Whether two model names name one model (`claude-sonnet-4-5` and `claude-sonnet-4-5-20250929` do). */
-export const sameModel = (a: string, b: string): boolean => baseModel(a) === baseModel(b);
-
 /**
- * Whether the reply holds thinking blocks that a model other than `model` signed (pattern S). A reply that does not
- * record its model is taken as `model`'s: nothing tells otherwise.
+ * Whether the reply holds thinking blocks that a model other than the one `base` names signed (pattern S; `base` is
+ * `baseModel` of it). A reply that does not record its model is taken as that model's: nothing tells otherwise.
  */
-export function hasForeignThinking(message: unknown, model: string): boolean {
+export function hasForeignThinking(message: unknown, base: string): boolean {
   const content = contentOf(message);
   if (content === undefined || !content.some(isThinkingBlock)) return false;
   const origin = modelOfReply(message);
-  return origin !== undefined && !sameModel(origin, model);
+  return origin !== undefined && baseModel(origin) !== base;
 }
 
 /** Whether `block` is a server tool's use (Anthropic runs the tool itself: web search, web fetch, code execution). */
@@ -97,15 +107,18 @@ function holds(content: readonly unknown[] | undefined, match: (block: unknown) 
 }
 
 /**
- * The reply a continuation links to `messages[index]` in direction `step` (+1: the next, -1: the previous): the
- * nearest AIMessage reached over ToolMessages only. A server tool used next to a client tool completes in the reply
- * that follows the client tool's results.
+ * The reply a continuation links to `messages[index]` in direction `step` (+1: the next, -1: the previous): a server
+ * tool used next to a client tool completes in the reply that follows the client tool's results. So the earlier
+ * reply calls client tools and only ToolMessages stand between the two: the repair answers every call there, and
+ * never puts a user turn between the use and its result (as it would between two replies in a row, pattern K).
  */
 function linkedReply(messages: readonly unknown[], index: number, step: 1 | -1): unknown {
   for (let i = index + step; i >= 0 && i < messages.length; i += step) {
     const role = roleOf(messages[i]);
-    if (role === "ai") return messages[i];
-    if (role !== "tool") return undefined;
+    if (role === "tool") continue;
+    if (role !== "ai") return undefined;
+    const earlier = step === 1 ? messages[index] : messages[i];
+    return toolCallsOf(earlier).length > 0 ? messages[i] : undefined;
   }
   return undefined;
 }

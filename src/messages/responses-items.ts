@@ -40,11 +40,12 @@ const HOSTED_TOOL_ITEMS = new Set([
   "code_interpreter_call",
   "image_generation_call",
   "mcp_call",
+  "shell_call",
   "tool_search_call",
 ]);
 
 /** Statuses of an item the API had not finished; `completed` and `failed` are finished. */
-const UNFINISHED = new Set(["in_progress", "searching", "interpreting", "generating", "incomplete"]);
+const UNFINISHED = new Set(["in_progress", "searching", "interpreting", "generating", "calling", "incomplete"]);
 
 /** Whether `item` is a hosted-tool item stored before it finished (pattern U). */
 export function isUnfinishedHostedItem(item: unknown): boolean {

@@ -164,13 +164,22 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
         const result = answers[slot]!;
         if ("code" in result) {
           touched = true;
-          const { code, message, original } = result;
-          insert({
-            ...patternOf(code),
-            message,
-            ...(original !== undefined ? { original } : {}),
-            ...messageRefs(message),
-          });
+          const { code, original } = result;
+          // A result recovered from pendingWrites with no text gets the marker text where the provider needs it (W).
+          const empty = code === "N" && ctx.rules.W && hasEmptyContent(result.message);
+          const message = empty ? resultWith(result.message, { content: ctx.markers.emptyToolResult }) : result.message;
+          const stored = empty ? (original ?? result.message) : original;
+          for (const reported of empty ? (["N", "W"] as const) : [code]) {
+            repairs.push({
+              ...patternOf(reported),
+              action: "inserted",
+              index: out.length,
+              message,
+              ...(stored !== undefined ? { original: stored } : {}),
+              ...messageRefs(message),
+            });
+          }
+          out.push(message);
           continue;
         }
         const { message, index } = result;
@@ -246,7 +255,7 @@ export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: 
   } else if (!requestMayEnd(prev, out[out.length - 1], touched ? EVERY_RULE : ctx.rules)) {
     // A request the model is to answer never ends on a reply where the provider takes no prefill, nor where the
     // repair made that end.
-    const message = continueMessage(lastReply, ctx.markers.continueAfterReply);
+    const message = continueMessage(anchorOf(out[out.length - 1], out.length - 1), ctx.markers.continueAfterReply);
     insert({ ...patternOf("Z"), message, ...messageRefs(message) });
   }
   return out;

@@ -3,6 +3,7 @@
  * needs repaired, as its LangChain client sends a history. Everything else the sanitizer repairs is rejected by
  * every provider (or by the model named, for `applies: ["model"]`).
  */
+import { baseModel } from "../messages/anthropic-blocks.js";
 import { PATTERNS, type PatternId } from "./patterns.js";
 
 /** A provider whose own rules the sanitizer knows. */
@@ -76,6 +77,17 @@ const RULE_SETS = new Map<ProviderRules, ProviderRuleSet>([
   ["strictest", EVERY_RULE],
 ]);
 
-/** The rules of `provider`; none when it is not given. @internal */
-export const providerRulesOf = (provider: ProviderRules | undefined): ProviderRuleSet =>
-  provider === undefined ? NO_RULE : RULE_SETS.get(provider)!;
+/** Claude models before 4.6, which still take an assistant prefill (by `baseModel` name). */
+const TAKES_PREFILL = /^claude-(\d|instant)|^claude-(opus|sonnet|haiku)-4(-[0-5])?$/;
+
+/**
+ * The rules of `provider`; none when it is not given. Anthropic's and Bedrock's ban on a request ending on a reply
+ * (Z) is their newest models': a `model` known to take a prefill keeps it.
+ * @internal
+ */
+export function providerRulesOf(provider: ProviderRules | undefined, model?: string): ProviderRuleSet {
+  if (provider === undefined) return NO_RULE;
+  const rules = RULE_SETS.get(provider)!;
+  const prefill = (provider === "anthropic" || provider === "bedrock") && model !== undefined;
+  return prefill && TAKES_PREFILL.test(baseModel(model)) ? Object.freeze({ ...rules, Z: false }) : rules;
+}

@@ -50,7 +50,8 @@ export interface RepairOptions {
   provider?: ProviderRules;
   /**
    * The model the history goes to (`"claude-sonnet-4-5"`): thinking blocks another model signed are dropped for it
-   * (pattern S), as Anthropic rejects their signatures. A date snapshot or `-latest` names the same model.
+   * (pattern S), as Anthropic rejects their signatures; a Claude model before 4.6 takes a prefill (pattern Z is not
+   * applied for it under Anthropic's or Bedrock's rules). A date snapshot, `-latest` or a Bedrock id names one model.
    * @default undefined: no thinking block is taken for another model's
    */
   model?: string;
@@ -126,6 +127,7 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   const bridgeRole = optionOrDefault("bridgeRole", options.bridgeRole, BRIDGE_ROLES, "ai");
   if (options.provider !== undefined) assertOneOf("provider", options.provider, PROVIDER_RULE_NAMES);
   assertModelName(options.model);
+  if (options.store !== undefined) assertStore(options.store);
   const markers = resolveMarkers(options.markers);
   const unchanged = { messages: messages as unknown[], repairs: [], usedRecovered: [] };
   if (!Array.isArray(messages) || messages.length === 0) return unchanged;
@@ -139,9 +141,8 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
       : tail === "finished"
         ? "finished"
         : "open";
-  if (options.store !== undefined) assertStore(options.store);
   const closing: Closing = {
-    rules: providerRulesOf(options.provider),
+    rules: providerRulesOf(options.provider, options.model),
     model: options.model,
     store: options.store,
     end,

@@ -36,7 +36,7 @@ type Loose = Record<string, unknown>;
 export interface ReplyPlace {
   messages: readonly unknown[];
   index: number;
-  /** The model the history goes to, when known: another model's thinking blocks go (pattern S). */
+  /** The model the history goes to, when known (its `baseModel`): another model's thinking blocks go (pattern S). */
   model: string | undefined;
   /** Whether the Responses API keeps the responses the history replays; `false`: their reasoning by id goes (V). */
   store: boolean | undefined;
@@ -74,7 +74,8 @@ function withoutOutputItems(m: unknown, drop: (output: readonly unknown[], i: nu
   const output = metadata.output as unknown[];
   const dropped = new Set(output.filter((_, i) => drop(output, i)).map((item) => (item as Loose).id));
   let kwargs = (m as Loose).additional_kwargs as Loose | undefined;
-  if (kwargs !== undefined && dropped.has((kwargs.reasoning as Loose | undefined)?.id)) {
+  const kept = (kwargs?.reasoning as Loose | undefined)?.id;
+  if (kwargs !== undefined && typeof kept === "string" && dropped.has(kept)) {
     const { reasoning: _dropped, ...rest } = kwargs;
     kwargs = rest;
   }

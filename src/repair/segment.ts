@@ -75,7 +75,7 @@ function slotFor(turn: Turn, id: string, message: unknown): number {
  * - Pattern H: an AIMessage with neither content nor tool calls is removed.
  * - Pattern L: a RemoveMessage left in the list is removed.
  * - Patterns M, P, Q, R, S, T, U, V: an AIMessage the reply rules change is taken as their copy, recorded in
- *   `cleaned` (`place` says where it stands); one they leave with nothing to send is removed, under the first.
+ *   `cleaned` (`place` says where it stands); one they leave with nothing to send is removed, under each of them.
  *
  * Removed messages are reported whole in `repairs`.
  */
@@ -100,7 +100,9 @@ export function segment(
       if (clean !== undefined) cleaned.set(index, clean);
       const list = calls[index] ?? [];
       if (isEmptyReply(clean?.message ?? message, list.length)) {
-        repairs.push(removal(clean?.codes[0] ?? "H", message, index));
+        // Removed by the rules that left it with nothing to send, or by H when it was empty as stored.
+        const emptied = clean !== undefined && !isEmptyReply(message, list.length);
+        for (const code of emptied ? clean.codes : (["H"] as const)) repairs.push(removal(code, message, index));
         continue;
       }
       if (list.length === 0) {

@@ -8,7 +8,7 @@ import {
   roleOf,
   toolCallsOf,
 } from "../messages/message-view.js";
-import { isPausedTurn } from "../messages/anthropic-blocks.js";
+import { baseModel, isPausedTurn } from "../messages/anthropic-blocks.js";
 import { EVERY_RULE, type ProviderRuleSet } from "./provider-rules.js";
 import { needsCleaning, type ReplyPlace } from "./reply-cleaning.js";
 import { isSyntheticMessage } from "./synthetic.js";
@@ -81,7 +81,7 @@ export function replyPlace(
   return {
     messages,
     index: 0,
-    model,
+    model: model === undefined ? undefined : baseModel(model),
     store,
     openEnd: end === "open",
     signing: rules.T,

@@ -83,6 +83,16 @@ describe("pattern Q: an unpaired server tool block", () => {
     expectAcceptedByAllProviders([...messages, human("h2")]);
   });
 
+  it("drops a use and a result split over two replies in a row (a paused turn and its continuation), which a marker between them would part", () => {
+    const paused = reply([use("srvtoolu_1")]);
+    const continued = new AIMessage({ id: "a2", content: [found("srvtoolu_1"), text] as never });
+    for (const provider of [undefined, "anthropic"] as const) {
+      const first = repairMessages([human("h1"), paused, continued, human("h2")], { provider });
+      expect(first.repairs.filter((r) => r.code === "Q").map((r) => r.action)).toEqual(["removed", "rewritten"]);
+      expect(repairMessages(first.messages, { provider }).repairs).toEqual([]);
+    }
+  });
+
   it("keeps the calls of a reply it rewrites", () => {
     const mixed = new AIMessage({
       id: "a1",

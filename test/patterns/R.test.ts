@@ -21,7 +21,11 @@ describe("pattern R: an unsigned thinking block", () => {
     ["no signature", {}, /thinking.signature: Field required/],
   ])("drops a thinking block with %s, whole, and keeps the signed ones in place", (_, fields, error) => {
     const cut = { type: "thinking", thinking: "Then the", ...fields };
-    const partial = new AIMessage({ id: "a1", content: [signed, redacted, cut] as never });
+    const partial = new AIMessage({
+      id: "a1",
+      content: [signed, redacted, cut] as never,
+      response_metadata: { model_provider: "anthropic" },
+    });
     const broken = [human("h1"), partial, human("h2")];
     expect(providerError("anthropic", broken)).toMatch(error);
 
@@ -51,14 +55,35 @@ describe("pattern R: an unsigned thinking block", () => {
     expect(repairs[0]).toMatchObject({ code: "R", action: "removed", message: cut });
   });
 
-  it("keeps a Gemini reply's thought parts, which need no signature, and a clean signed reply", () => {
-    const gemini = new AIMessage({
+  it("reports every rule that left a reply with nothing to send", () => {
+    const cut = new AIMessage({
       id: "a1",
-      content: [{ type: "thinking", thinking: "Let me think." }, text] as never,
-      response_metadata: { model_provider: "google-genai" },
+      content: [
+        { type: "thinking", thinking: "Hmm", signature: "" },
+        { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: {} },
+      ] as never,
     });
-    const history = [human("h1"), gemini];
-    expect(repairMessages(history).messages).toBe(history);
+    const { repairs } = repairMessages([human("h1"), cut, human("h2")]);
+    expect(repairs.filter((r) => r.action === "removed").map((r) => r.code)).toEqual(["Q", "R"]);
+  });
+
+  it("keeps thought parts with no signature of a reply Anthropic did not make (Gemini's need none), and a clean signed reply", () => {
+    for (const metadata of [{ model_provider: "google-genai" }, {}]) {
+      const thoughts = new AIMessage({
+        id: "a1",
+        content: [{ type: "thinking", thinking: "Let me think." }, text] as never,
+        response_metadata: metadata,
+      });
+      const history = [human("h1"), thoughts];
+      expect(repairMessages(history).messages).toBe(history);
+    }
+    // A Claude model's reply that records no provider is Anthropic's.
+    const claude = new AIMessage({
+      id: "a1",
+      content: [{ type: "thinking", thinking: "Hmm" }, text] as never,
+      response_metadata: { model: "claude-sonnet-4-5-20250929" },
+    });
+    expect(repairMessages([human("h1"), claude]).repairs.map((r) => r.code)).toEqual(["R"]);
     const clean = [human("h1"), new AIMessage({ id: "a1", content: [signed, redacted, text] as never })];
     expect(repairMessages(clean).messages).toBe(clean);
   });

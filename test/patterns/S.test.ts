@@ -38,8 +38,19 @@ describe("pattern S: thinking blocks of another model", () => {
       const history = [human("h1"), madeBy(made)];
       expect(repairMessages(history, { model: "claude-sonnet-4-5" }).messages).toBe(history);
     }
-    const latest = [human("h1"), madeBy("claude-3-7-sonnet-20250219")];
-    expect(repairMessages(latest, { model: "claude-3-7-sonnet-latest" }).messages).toBe(latest);
+    // One model under its names: `-latest`, a `-0` minor, Vertex's `@date`, Bedrock's ids.
+    for (const [made, named] of [
+      ["claude-3-7-sonnet-20250219", "claude-3-7-sonnet-latest"],
+      ["claude-sonnet-4-20250514", "claude-sonnet-4-0"],
+      ["claude-sonnet-4-5@20250929", "claude-sonnet-4-5"],
+      ["us.anthropic.claude-sonnet-4-5-20250929-v1:0", "anthropic:claude-sonnet-4-5"],
+    ]) {
+      const history = [human("h1"), madeBy(made)];
+      expect(repairMessages(history, { model: named }).messages).toBe(history);
+    }
+    // Bedrock ids of two models are two models.
+    const other = [human("h1"), madeBy("anthropic.claude-opus-4-1-20250805-v1:0")];
+    expect(repairMessages(other, { model: "anthropic.claude-sonnet-4-5-20250929-v1:0" }).repairs).toHaveLength(1);
     const switched = [human("h1"), madeBy("claude-opus-4-1-20250805")];
     expect(repairMessages(switched).messages).toBe(switched);
   });

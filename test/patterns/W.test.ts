@@ -42,6 +42,20 @@ describe("pattern W: an empty tool result", () => {
     expect((messages[2] as ToolMessage).tool_call_id).not.toBe("");
   });
 
+  it("fills a result recovered empty from pendingWrites (N), as it fills a stored one", () => {
+    const stranded = new ToolMessage({ id: "t1", content: "", tool_call_id: "c1", name: "tool_c1" });
+    const { messages, repairs } = repairMessages([human("h1"), calls("a1", "c1")], {
+      provider: "bedrock",
+      recoveredResults: [stranded],
+    });
+    expect(messages[2]).toMatchObject({ tool_call_id: "c1", content: "[The tool returned no output.]" });
+    expect(repairs.slice(0, 2)).toMatchObject([
+      { code: "N", action: "inserted", original: stranded },
+      { code: "W", action: "inserted", original: stranded },
+    ]);
+    expectAcceptedUnder("bedrock", [...messages, human("h2")]);
+  });
+
   it("leaves an empty result alone for the providers that take it, and by default", () => {
     const history = [human("h1"), calls("a1", "c1"), result("t1", "c1", ""), reply("a2")];
     for (const provider of [undefined, "openai", "anthropic", "gemini", "mistral"] as const) {

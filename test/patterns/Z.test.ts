@@ -26,6 +26,21 @@ describe("pattern Z: a request that ends on a reply", () => {
     expect(repairs.map((r) => r.code)).toEqual(["D", "Z"]);
   });
 
+  it("leaves a request to a Claude model that takes a prefill (before 4.6) as it is, under Anthropic's and Bedrock's rules", () => {
+    const request = [human("h1"), reply("a1")];
+    for (const model of ["claude-sonnet-4-5", "claude-3-7-sonnet-latest", "anthropic.claude-opus-4-1-20250805-v1:0"]) {
+      expect(repairMessages(request, { provider: "anthropic", model, tail: "request" }).messages).toBe(request);
+      expect(repairMessages(request, { provider: "bedrock", model, tail: "request" }).messages).toBe(request);
+    }
+    for (const model of ["claude-sonnet-4-6", "claude-opus-4-7-20261001", "claude-sonnet-5"]) {
+      expect(repairMessages(request, { provider: "anthropic", model, tail: "request" }).repairs[0]?.code).toBe("Z");
+    }
+    // Gemini and Mistral take no prefill whatever the model, so every provider's rules do not either.
+    expect(
+      repairMessages(request, { provider: "strictest", model: "claude-sonnet-4-5", tail: "request" }).repairs,
+    ).toHaveLength(1);
+  });
+
   it("leaves a turn the API paused, the providers that take a prefill, and a read before new input alone", () => {
     const paused = new AIMessage({ id: "a1", content: "Searching", response_metadata: { stop_reason: "pause_turn" } });
     const request = [human("h1"), paused];

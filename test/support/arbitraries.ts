@@ -26,8 +26,11 @@ type Reasoning = "none" | "followed" | "lone" | "partial" | "not-stored" | "sear
  * data, or signed blocks followed by one cut off.
  */
 type Thinking = "none" | "signed" | "cut" | "redacted" | "redacted-empty" | "signed-then-cut";
-/** A server tool in the reply: none, finished (its use then its result), its use cut off, a result whose use is gone. */
-type Server = "none" | "finished" | "cut" | "orphan";
+/**
+ * A server tool in the reply: none, finished (its use then its result), its use cut off, a result whose use is gone,
+ * or its use in this reply and its result in a second reply right after (a paused turn and its continuation).
+ */
+type Server = "none" | "finished" | "cut" | "orphan" | "split";
 
 type Op =
   | { t: "human"; empty: boolean }
@@ -62,7 +65,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
         "signed-then-cut",
       ),
       reasoning: fc.constantFrom<Reasoning>("none", "none", "followed", "lone", "partial", "not-stored", "searching"),
-      server: fc.constantFrom<Server>("none", "none", "none", "finished", "cut", "orphan"),
+      server: fc.constantFrom<Server>("none", "none", "none", "finished", "cut", "orphan", "split"),
       otherModel: fc.boolean(),
     }),
   },
@@ -147,7 +150,7 @@ const THINKING: Record<Thinking, object[]> = {
 const serverBlocks = (server: Server, i: number): object[] => {
   const use = { type: "server_tool_use", id: `srvtoolu_${i}`, name: "web_search", input: { query: "q" } };
   const found = { type: "web_search_tool_result", tool_use_id: `srvtoolu_${i}`, content: [] };
-  return { none: [], finished: [use, found], cut: [use], orphan: [found] }[server];
+  return { none: [], finished: [use, found], cut: [use], orphan: [found], split: [use] }[server];
 };
 
 /** A reply with text, and the thinking, server tool blocks and Responses items `o` asks for. */
@@ -202,6 +205,12 @@ export const anyHistory: fc.Arbitrary<BaseMessage[]> = fc
           break;
         case "reply":
           out.push(replyOf(o, i));
+          if (o.server === "split") {
+            const continued = { type: "web_search_tool_result", tool_use_id: `srvtoolu_${i}`, content: [] };
+            out.push(
+              new AIMessage({ id: `${id}-continued`, content: [continued, { type: "text", text: "found" }] as never }),
+            );
+          }
           break;
         case "chunk": {
           const call = `c${fresh++}`;

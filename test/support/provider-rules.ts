@@ -306,10 +306,12 @@ const isServerResult = (b: Loose) =>
  */
 function serverToolPairs(messages: readonly BaseMessage[]): string | undefined {
   const replies = messages.map((m, i) => ({ m, i })).filter(({ m }) => role(m) === "ai");
+  // The reply after the client tools' results of a reply that called them, as the API continues it.
   const linked = (at: number, step: 1 | -1): BaseMessage | undefined => {
     for (let i = at + step; i >= 0 && i < messages.length; i += step) {
-      if (role(messages[i]!) === "ai") return messages[i];
-      if (role(messages[i]!) !== "tool") return undefined;
+      if (role(messages[i]!) === "tool") continue;
+      if (role(messages[i]!) !== "ai") return undefined;
+      return sentCallIds("anthropic", messages[step === 1 ? at : i]!).length > 0 ? messages[i] : undefined;
     }
     return undefined;
   };
