@@ -221,7 +221,7 @@ export const PATTERNS = Object.freeze({
     kind: "unfinished-hosted-tool-item",
     shape:
       "a Responses hosted-tool item (web search, file search, code interpreter, image generation, MCP, shell) " +
-      "stored before it finished (status in_progress, searching, interpreting, generating or incomplete)",
+      "stored before it finished (status in_progress, searching, interpreting, generating, calling or incomplete)",
     repair: "rewrite a copy of the stored output without it, dropped whole (reported)",
     applies: ["anywhere"],
   },
