@@ -347,7 +347,7 @@ function responsesItems(m: BaseMessage): { items: Loose[]; replayed: boolean } {
   return { items: [...(reasoning ? [reasoning] : []), ...list(kwargs.tool_outputs)], replayed: false };
 }
 
-const UNFINISHED = ["in_progress", "searching", "interpreting", "generating", "incomplete"];
+const UNFINISHED = ["in_progress", "searching", "interpreting", "generating", "calling", "incomplete"];
 
 /**
  * Responses: an item the API cannot find, as it answers for one `store: false` never kept ("Item with id 'rs_…' not

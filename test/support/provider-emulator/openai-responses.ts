@@ -40,8 +40,9 @@ const HOSTED = new Set([
   "code_interpreter_call",
   "image_generation_call",
   "mcp_call",
+  "shell_call",
 ]);
-const UNFINISHED = new Set(["in_progress", "searching", "interpreting", "generating", "incomplete"]);
+const UNFINISHED = new Set(["in_progress", "searching", "interpreting", "generating", "calling", "incomplete"]);
 const notFound = (id: string | undefined) =>
   reject(
     `Item with id '${id}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`,
