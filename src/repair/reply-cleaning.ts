@@ -168,14 +168,62 @@ export interface CleanedReply {
   codes: PatternId[];
 }
 
+/** Whether no reply rule reads `block` as it stands (M, Q, R and S read the others). A switch: it runs per block. */
+function isPlainBlock(block: Loose, model: string | undefined): boolean {
+  switch (block.type) {
+    case "text":
+    case "tool_use":
+    case "tool_call":
+    case "image":
+    case "image_url":
+    case "document":
+    case "reasoning":
+      return true;
+    case "thinking":
+      return model === undefined && typeof block.signature === "string" && block.signature !== "";
+    default:
+      return false;
+  }
+}
+
+/**
+ * Whether some reply rule may change `message`, in one pass: a block a rule reads (a stream's, a server tool's, a
+ * thinking block not signed as stored, any thinking block when a model is named), stream chunks, stored Responses
+ * output or items, or Gemini's rules on the current turn. The clean check runs this for every reply of every read;
+ * most replies hold none of these, and the rules are then skipped.
+ */
+function mayNeedCleaning(message: unknown, at: ReplyPlace): boolean {
+  const m = message as Loose;
+  const content = m.content;
+  if (Array.isArray(content)) {
+    for (let i = 0; i < content.length; i++) {
+      const block = content[i] as Loose | null;
+      if (
+        typeof block === "object" &&
+        block !== null &&
+        typeof block.type === "string" &&
+        !isPlainBlock(block, at.model)
+      )
+        return true;
+    }
+  }
+  if (Array.isArray(m.tool_call_chunks) && m.tool_call_chunks.length > 0) return true;
+  if (Array.isArray((m.response_metadata as Loose | undefined)?.output)) return true;
+  const kwargs = m.additional_kwargs as Loose | undefined;
+  if (kwargs !== undefined && (kwargs.reasoning !== undefined || kwargs.tool_outputs !== undefined)) return true;
+  return at.signing && at.index >= at.currentTurn;
+}
+
 /** Whether some reply rule changes `message`. Allocation-free when none does: the clean check runs it for every reply. */
 export function needsCleaning(message: unknown, at: ReplyPlace): boolean {
+  if (!mayNeedCleaning(message, at)) return false;
   for (const rule of REPLY_RULES) if (rule.finds(message, at)) return true;
   return false;
 }
 
 /** The copy of the AIMessage the reply rules write, or undefined when none changes it. */
 export function cleanReply(message: unknown, at: ReplyPlace): CleanedReply | undefined {
+  if (!mayNeedCleaning(message, at)) return undefined;
   let current = message;
   let codes: PatternId[] | undefined;
   for (const rule of REPLY_RULES) {
