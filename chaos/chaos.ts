@@ -1,5 +1,6 @@
 /**
- * One chaos run: the provider emulator, the in-process soak on each backend in turn, then the Agent Server part,
+ * One chaos run: the provider emulator, the in-process soak on each backend in turn, the kill phase on each backend
+ * a process can share, then the Agent Server part,
  * with the heap, the wrapper's maps and the latency sampled all along. `npm run chaos` and the test's fixed seeds
  * both run it.
  */
@@ -11,7 +12,7 @@ import { chaosScript } from "./model.js";
 import type { SoakOptions } from "./options.js";
 import { replayOf } from "./report.js";
 import { soakServer } from "./server.js";
-import { drainRequests, soakBackend, wrapperMaps, type SoakState } from "./soak.js";
+import { drainRequests, killBackends, soakBackend, wrapperMaps, type SoakState } from "./soak.js";
 
 export interface ChaosResult {
   options: SoakOptions;
@@ -47,7 +48,7 @@ export async function runChaos(
   metrics.traces = new Traces(options.trace);
   metrics.onFailure = ({ figure, thread, detail }) =>
     log(`FAILED ${figure} on ${thread}: ${detail.slice(0, 400)}\n  replay: ${replayOf(options, thread)}`);
-  const backends = options.inProcess ? await availableBackends(options.backends) : [];
+  const backends = options.inProcess || options.killPhase ? await availableBackends(options.backends) : [];
   const emulator = await startEmulator();
   emulator.script = chaosScript(options.frameDelayMs);
   const state: SoakState = { phase: "start", wrappers: new Set() };
@@ -62,9 +63,17 @@ export async function runChaos(
   }, options.sampleEveryMs);
   sampler.unref();
   try {
-    for (const backend of backends) {
-      log(`-- ${backend}: ${options.threads} threads in flight`);
-      await soakBackend(backend, options, emulator, metrics, state);
+    if (options.inProcess) {
+      for (const backend of backends) {
+        log(`-- ${backend}: ${options.threads} threads in flight`);
+        await soakBackend(backend, options, emulator, metrics, state);
+      }
+    }
+    if (options.killPhase) {
+      for (const backend of killBackends({ ...options, backends })) {
+        log(`-- ${backend}, processes killed: ${options.killThreads} threads in flight, each in a worker process`);
+        await soakBackend(backend, options, emulator, metrics, state, true);
+      }
     }
     if (options.server) {
       log(`-- Agent Server: ${options.serverThreads} threads in flight`);

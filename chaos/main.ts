@@ -1,5 +1,5 @@
 /**
- * `npm run chaos -- [options]`: the seeded soak. Prints progress, then the report; exits 1 when one of the four
+ * `npm run chaos -- [options]`: the seeded soak. Prints progress, then the report; exits 1 when one of the five
  * figures is not zero, with the command that replays each failing thread and the whole run.
  */
 import { runChaos, KNOWN_UNHANDLED } from "./chaos.js";

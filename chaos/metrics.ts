@@ -1,5 +1,6 @@
 /**
- * The soak's figures: counts (threads, cancellations by where they landed, and the four that must stay zero),
+ * The soak's figures: counts (threads, cancellations and other faults by where they landed, and the five that must
+ * stay zero),
  * `getTuple` latency per backend through the sanitizer and of the saver inside it, and samples over time of the
  * heap (after a full GC when the process runs with --expose-gc) and of the sizes the wrapper's maps reach.
  * Everything is kept in fixed memory, except a few examples of each failure.
@@ -25,6 +26,16 @@ export class Tally {
     return Object.fromEntries([...this.counts].sort(([a], [b]) => a.localeCompare(b)));
   }
 }
+
+/** The faults beyond a cancellation the soak drives. */
+export const FAULTS = ["kill", "sigterm", "drain", "neverCloses"] as const;
+export type Fault = (typeof FAULTS)[number];
+export const FAULT_LABELS: Record<Fault, string> = {
+  kill: "process killed (SIGKILL)",
+  sigterm: "process drained on SIGTERM",
+  drain: "run drained (RunControl)",
+  neverCloses: "cancelled, stream never closes",
+};
 
 /** A latency series: the whole run, and the window since the last sample. */
 export class LatencySeries {
@@ -83,8 +94,19 @@ export class Metrics {
     landing: new Tally(),
     durability: new Tally(),
   };
-  /** The four figures that must stay at zero, and what else is counted next to them. */
-  readonly zero = { rejected: 0, lost: 0, answeredTwice: 0, controlDiffs: 0 };
+  /**
+   * Faults beyond a cancellation, by backend: a worker process killed (SIGKILL) or drained on SIGTERM mid-run, a
+   * run drained in process (RunControl), a cancelled run whose stream stays open; and where each landed.
+   */
+  readonly faults = {
+    kill: new Tally(),
+    sigterm: new Tally(),
+    drain: new Tally(),
+    neverCloses: new Tally(),
+    landing: new Tally(),
+  };
+  /** The figures that must stay at zero, and what else is counted next to them. */
+  readonly zero = { rejected: 0, lost: 0, answeredTwice: 0, controlDiffs: 0, unloadable: 0 };
   providerRejections = 0;
   clientRefusals = 0;
   /** Observed, not counted as a sanitizer failure: what LangGraph, a provider or a server does. */
@@ -96,6 +118,8 @@ export class Metrics {
   cancelledThreadsRepaired = 0;
   realResultsChecked = 0;
   controlReads = 0;
+  /** Checkpoints loaded raw after a fault, each of which must load. */
+  checkpointsLoaded = 0;
   readonly failures: Failure[] = [];
   readonly latency = new Map<string, { sanitized: LatencySeries; raw: LatencySeries }>();
   readonly samples: Sample[] = [];
@@ -115,6 +139,16 @@ export class Metrics {
     for (const key of Object.keys(this.cancellations) as (keyof typeof this.cancellations)[]) {
       this.cancellations[key].add(dims[key]);
     }
+  }
+
+  /** Counts a fault of `kind` on `backend`, and where in the run it landed. */
+  faulted(kind: Fault, backend: string, landing: string): void {
+    this.faults[kind].add(backend);
+    this.faults.landing.add(`${FAULT_LABELS[kind]}: ${landing}`);
+  }
+
+  get totalFaults(): number {
+    return FAULTS.reduce((sum, kind) => sum + this.faults[kind].total, 0);
   }
 
   /** Called with each failure as it happens (the soak prints it at once, with its replay command). */

@@ -13,9 +13,13 @@ export interface SoakOptions extends ThreadOptions {
   backends: Backend[];
   clients: Client[];
   graphs: GraphKind[];
-  /** Run the in-process part / the Agent Server part. */
+  /** Run the in-process part / the kill phase (worker processes killed) / the Agent Server part. */
   inProcess: boolean;
+  killPhase: boolean;
   server: boolean;
+  /** Worker processes to kill (SIGKILL), spread evenly over the backends a process can share; threads in flight. */
+  kills: number;
+  killThreads: number;
   /** Cancellations to reach on the Agent Server, and its threads in flight. */
   serverCancellations: number;
   serverThreads: number;
@@ -42,7 +46,10 @@ export const DEFAULTS: Omit<SoakOptions, "seed"> = {
   clients: [...CLIENTS],
   graphs: [...GRAPH_KINDS],
   inProcess: true,
+  killPhase: true,
   server: true,
+  kills: 1000,
+  killThreads: 4,
   serverCancellations: 400,
   serverThreads: 10,
   only: undefined,
@@ -50,6 +57,9 @@ export const DEFAULTS: Omit<SoakOptions, "seed"> = {
   frameDelayMs: 3,
   cancelShare: 0.6,
   maxActions: 5,
+  drainShare: 0.1,
+  neverClosesShare: 0.2,
+  sigtermShare: 0.2,
   controlShare: 0.1,
   sampleEveryMs: 5000,
   writeSummary: false,
@@ -67,7 +77,10 @@ const USAGE = `npm run chaos -- [options]
   --graphs a,b               of ${GRAPH_KINDS.join(", ")} (default all)
   --server-cancellations N   cancellations on the Agent Server (default ${DEFAULTS.serverCancellations})
   --server-threads N         threads in flight on the Agent Server (default ${DEFAULTS.serverThreads})
+  --kills N                  worker processes killed, over the shared backends (default ${DEFAULTS.kills})
+  --kill-threads N           threads in flight per backend in the kill phase (default ${DEFAULTS.killThreads})
   --only-server, --no-server the Agent Server part alone, or without it
+  --only-kills, --no-kills   the kill phase alone, or without it
   --only N,M                 replay only these thread numbers (printed with each failure)
   --write-summary            write docs/reliability.md's figures and docs/images/reliability.svg
   --trace                    print each failing thread's saver calls, repairs and actions
@@ -121,12 +134,27 @@ export function parseOptions(argv: readonly string[]): SoakOptions {
       case "--server-threads":
         options.serverThreads = Math.max(1, count("server-threads", value()));
         break;
+      case "--kills":
+        options.kills = count("kills", value());
+        break;
+      case "--kill-threads":
+        options.killThreads = Math.max(1, count("kill-threads", value()));
+        break;
       case "--only-server":
         options.inProcess = false;
+        options.killPhase = false;
         options.server = true;
         break;
       case "--no-server":
         options.server = false;
+        break;
+      case "--only-kills":
+        options.inProcess = false;
+        options.server = false;
+        options.killPhase = true;
+        break;
+      case "--no-kills":
+        options.killPhase = false;
         break;
       case "--only":
         options.only = value()
@@ -164,8 +192,14 @@ export function replayCommand(options: SoakOptions, only?: readonly number[]): s
   if (differs("graphs")) args.push(`--graphs ${options.graphs.join(",")}`);
   if (differs("serverCancellations")) args.push(`--server-cancellations ${options.serverCancellations}`);
   if (differs("serverThreads")) args.push(`--server-threads ${options.serverThreads}`);
-  if (!options.inProcess) args.push("--only-server");
-  else if (!options.server) args.push("--no-server");
+  if (differs("kills")) args.push(`--kills ${options.kills}`);
+  if (differs("killThreads")) args.push(`--kill-threads ${options.killThreads}`);
+  if (!options.inProcess && !options.killPhase) args.push("--only-server");
+  else if (!options.inProcess && !options.server) args.push("--only-kills");
+  else {
+    if (!options.server) args.push("--no-server");
+    if (!options.killPhase) args.push("--no-kills");
+  }
   const threads = only ?? options.only;
   if (threads && threads.length > 0) args.push(`--only ${threads.join(",")}`);
   return `npm run chaos -- ${args.join(" ")}`;

@@ -20,33 +20,54 @@ export class RunProgress extends BaseCallbackHandler {
   private model: "idle" | "waiting" | "streaming" = "idle";
   private toolsActive = 0;
 
-  /** `parallel`: how many calls the model made in this turn. */
-  constructor(private readonly parallel: number) {
+  private last: Landing = "between nodes";
+
+  /**
+   * `parallel`: how many calls the model made in this turn; `onChange`: told where the run is each time that
+   * changes (a worker process reports it to the soak, which kills it).
+   */
+  constructor(
+    private readonly parallel: number,
+    private readonly onChange?: (where: Landing) => void,
+  ) {
     super();
   }
 
   override handleChatModelStart(): void {
-    this.model = "waiting";
+    this.set("waiting");
   }
 
   override handleLLMNewToken(): void {
-    this.model = "streaming";
+    this.set("streaming");
   }
 
   override handleLLMEnd(): void {
-    this.model = "idle";
+    this.set("idle");
   }
 
   override handleLLMError(): void {
-    this.model = "idle";
+    this.set("idle");
   }
 
   toolStarted(): void {
     this.toolsActive++;
+    this.changed();
   }
 
   toolEnded(): void {
     this.toolsActive--;
+    this.changed();
+  }
+
+  private set(model: RunProgress["model"]): void {
+    this.model = model;
+    this.changed();
+  }
+
+  private changed(): void {
+    if (this.onChange === undefined || this.where() === this.last) return;
+    this.last = this.where();
+    this.onChange(this.last);
   }
 
   where(): Landing {

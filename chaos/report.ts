@@ -2,7 +2,7 @@
  * What a chaos run prints and publishes: the table of the issue's figures, where the cancellations landed, what
  * was observed of LangGraph, the providers and the server, and each failure with the command that replays it.
  */
-import { heapGrowth, heapGrowthByPhase, type Metrics, type Tally } from "./metrics.js";
+import { FAULT_LABELS, FAULTS, heapGrowth, heapGrowthByPhase, type Metrics, type Tally } from "./metrics.js";
 import type { ChaosResult } from "./chaos.js";
 import { BACKENDS, BACKEND_LABELS, type Backend } from "./backends.js";
 import { replayCommand, type SoakOptions } from "./options.js";
@@ -24,10 +24,20 @@ export function figuresTable({ metrics, seconds }: ChaosResult): string {
     ["threads", `${count(metrics.threads.total)} (${threads}); ${count(metrics.controlThreads)} control`, "—"],
     ["runs", count(metrics.turns), "—"],
     ["cancellations", count(metrics.totalCancellations), "≥ 10,000 in a full soak"],
+    [
+      "faults beyond a cancellation",
+      FAULTS.map((kind) => `${FAULT_LABELS[kind]} ${count(metrics.faults[kind].total)}`).join(", "),
+      "≥ 1,000 kills in a full soak",
+    ],
     ["next turns rejected", count(zero.rejected), "0"],
     ["real results lost", `${count(zero.lost)} (of ${count(metrics.realResultsChecked)} checked)`, "0"],
     ["calls answered twice", count(zero.answeredTwice), "0"],
     ["control diffs", `${count(zero.controlDiffs)} (of ${count(metrics.controlReads)} reads compared)`, "0"],
+    [
+      "checkpoints a raw read cannot load, after a fault",
+      `${count(zero.unloadable)} (of ${count(metrics.checkpointsLoaded)} loaded)`,
+      "0",
+    ],
     [
       "heap growth (after a full GC, first vs last quarter)",
       heap
@@ -58,10 +68,17 @@ export function latencyTable(metrics: Metrics): string {
   return table(["backend", "reads", "sanitized p50 / p99 (ms)", "saver's own p50 / p99 (ms)"], rows);
 }
 
+/** The faults beyond a cancellation, by backend (phase). */
+export function faultsTable(metrics: Metrics): string {
+  const phases = [...new Set(FAULTS.flatMap((kind) => [...metrics.faults[kind].counts.keys()]))];
+  const rows = phases.map((phase) => [phase, ...FAULTS.map((kind) => count(metrics.faults[kind].get(phase)))]);
+  return table(["backend", ...FAULTS.map((kind) => FAULT_LABELS[kind])], rows);
+}
+
 /** Cancellations by one dimension, most first. */
-export function tallyTable(name: string, tally: Tally): string {
+export function tallyTable(name: string, tally: Tally, what = "cancellations"): string {
   const rows = [...tally.counts].sort(([, a], [, b]) => b - a).map(([key, n]) => [key, count(n)]);
-  return table([name, "cancellations"], rows);
+  return table([name, what], rows);
 }
 
 /** What was seen of LangGraph, the providers and the server: counted, never a sanitizer failure. */
@@ -70,15 +87,18 @@ export function observedTable(metrics: Metrics): string {
   return table(["observed", "times"], rows);
 }
 
-/** The command that replays the thread a failure names (`<backend>-<n>` or `server-<n>`). */
+/** The command that replays the thread a failure names (`<backend>-<n>`, `<backend>-kill-<n>` or `server-<n>`). */
 export function replayOf(options: SoakOptions, thread: string): string {
   const match = /^(.*)-(\d+)$/.exec(thread);
   if (!match) return replayCommand(options);
   const [, where, n] = match;
   const index = Number(n);
-  if (where === "server") return replayCommand({ ...options, inProcess: false, server: true }, [index]);
-  if (!BACKENDS.includes(where as Backend)) return replayCommand(options);
-  return replayCommand({ ...options, backends: [where as Backend], server: false }, [index]);
+  if (where === "server")
+    return replayCommand({ ...options, inProcess: false, killPhase: false, server: true }, [index]);
+  const kill = where!.endsWith("-kill");
+  const backend = (kill ? where!.slice(0, -"-kill".length) : where) as Backend;
+  if (!BACKENDS.includes(backend)) return replayCommand(options);
+  return replayCommand({ ...options, backends: [backend], server: false, inProcess: !kill, killPhase: kill }, [index]);
 }
 
 /** The whole report, as printed at the end of a run. */
@@ -90,6 +110,8 @@ export function report(result: ChaosResult): string {
     figuresTable(result),
     latencyTable(metrics),
     tallyTable("where the cancellation landed", metrics.cancellations.landing),
+    faultsTable(metrics),
+    tallyTable("fault: where it landed", metrics.faults.landing, "faults"),
     tallyTable("client", metrics.cancellations.client),
     tallyTable("graph", metrics.cancellations.graph),
     tallyTable("durability", metrics.cancellations.durability),
@@ -100,7 +122,7 @@ export function report(result: ChaosResult): string {
       `${failure.figure} on ${failure.thread}: ${failure.detail}\n  replay: ${replayOf(options, failure.thread)}`,
     );
   }
-  parts.push(metrics.failed ? `FAILED. Replay the whole run: ${replayCommand(options)}` : "All four figures are zero.");
+  parts.push(metrics.failed ? `FAILED. Replay the whole run: ${replayCommand(options)}` : "All five figures are zero.");
   return parts.join("\n\n");
 }
 

@@ -213,7 +213,8 @@ export async function soakServer(
   };
   try {
     const { serverThreads: workers, only, serverCancellations: target } = options;
-    await soakThreads({ workers, only, phase: PHASE, target }, emulator, metrics, soakThread);
+    const more = () => metrics.cancellations.backend.get(PHASE) < target;
+    await soakThreads({ workers, only, more }, emulator, metrics, soakThread);
   } finally {
     await server.cleanup();
     await unregister();

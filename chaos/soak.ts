@@ -1,21 +1,24 @@
 /**
- * The in-process soak, one backend at a time: every graph of the backend compiled with one SanitizingCheckpointer
- * over one saver (its connection pool), protected by one `sanitizeGraph` (a factory, so that all its graphs share
- * the run tracker and the wrapper it reads through), `threads` threads in flight until the backend's share of the
- * cancellations is reached. The provider emulator answers every client; its requests are checked as they come.
+ * The soak, one backend at a time: every graph of the backend compiled with one SanitizingCheckpointer over one
+ * saver (its connection pool), protected by one `sanitizeGraph` (a factory, so that all its graphs share the run
+ * tracker and the wrapper it reads through), `threads` threads in flight until the backend's share of the
+ * cancellations is reached; or, in the kill phase (chaos/kills.ts), threads run in worker processes on a shared
+ * store until the backend's share of the kills is reached, and this process reads them. The provider emulator
+ * answers every client; its requests are checked as they come.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import { SanitizingCheckpointer, sanitizeGraph } from "../src/index.js";
 import { chatModel, type Client, type ProviderEmulator } from "../test/support/provider-emulator/index.js";
 import { BACKEND_LABELS, openBackend, type Backend } from "./backends.js";
+import { KILL_BACKENDS, openSharedBackend } from "./kills.js";
 import { requestAnsweredTwice } from "./checks.js";
 import { asChaosGraph, buildGraph, type ChaosGraph, type GraphKind } from "./graphs.js";
 import type { MapSizes, Metrics } from "./metrics.js";
 import { threadOfRequest } from "./model.js";
 import type { SoakOptions } from "./options.js";
 import { Random } from "./random.js";
-import { Estimates, runThread } from "./thread.js";
+import { Estimates, IN_PROCESS, runThread } from "./thread.js";
 
 /** Gemini's known upstream rejection of parallel results (docs/providers.md): reported, never counted. */
 const GEMINI_PARALLEL = "the number of function response parts is equal to the number of function call parts";
@@ -77,24 +80,33 @@ function timeReads(wrapper: SanitizingCheckpointer, record: (ms: number) => void
   };
 }
 
-/** Runs the in-process soak on `backend` until it has its share of the cancellations (or its `only` threads). */
+/** The label of `backend`'s phase: in process, or with its threads in worker processes that are killed. */
+export const phaseOf = (backend: Backend, kills: boolean) =>
+  kills ? `${BACKEND_LABELS[backend]}, processes killed` : BACKEND_LABELS[backend];
+
+/**
+ * Runs the soak on `backend` until it has its share of the cancellations, or with `kills`, of the kills (or its
+ * `only` threads).
+ */
 export async function soakBackend(
   backend: Backend,
   options: SoakOptions,
   emulator: ProviderEmulator,
   metrics: Metrics,
   state: SoakState,
+  kills = false,
 ): Promise<void> {
-  const phase = BACKEND_LABELS[backend];
+  const phase = phaseOf(backend, kills);
   state.phase = phase;
   state.wrappers = new Set();
   const latency = metrics.latencyOf(phase);
   const traces = metrics.traces;
-  const open = await openBackend(
-    backend,
-    (ms) => latency.raw.record(ms),
-    traces.enabled ? (thread, event) => traces.add(thread, event) : undefined,
-  );
+  const record = (ms: number) => latency.raw.record(ms);
+  const trace = traces.enabled ? (thread: string, event: string) => traces.add(thread, event) : undefined;
+  const workers = kills ? options.killThreads : options.threads;
+  const open = kills
+    ? await openSharedBackend(backend as (typeof KILL_BACKENDS)[number], workers, emulator.url, record, trace)
+    : { ...(await openBackend(backend, record, trace)), runners: [IN_PROCESS] };
   const controls = new Set<string>();
   const checkpointer = new SanitizingCheckpointer(open.timed, {
     onRepair: (event) => {
@@ -142,13 +154,16 @@ export async function soakBackend(
 
   const root = new Random(options.seed);
   const estimates = new Estimates();
-  const target = Math.ceil(options.cancellations / options.backends.length);
-  const soakThread = async (index: number) => {
-    const random = root.fork(`${backend}/${index}`);
+  const more = kills
+    ? () => metrics.faults.kill.get(phase) < Math.ceil(options.kills / killBackends(options).length)
+    : () => metrics.cancellations.backend.get(phase) < Math.ceil(options.cancellations / options.backends.length);
+  const soakThread = async (index: number, slot: number) => {
+    const name = kills ? `${backend}-kill` : backend;
+    const random = root.fork(`${name}/${index}`);
     const client = random.pick(options.clients);
     const kind = random.pick(options.graphs);
     const control = random.chance(options.controlShare);
-    const id = `${backend}-${index}`;
+    const id = `${name}-${index}`;
     if (control) controls.add(id);
     await runThread({
       id,
@@ -160,6 +175,7 @@ export async function soakBackend(
       graph: graphOf(kind, client),
       raw: rawOf(kind),
       saver: open.saver,
+      runner: open.runners[slot % open.runners.length]!,
       options,
       metrics,
       estimates,
@@ -168,36 +184,39 @@ export async function soakBackend(
     traces.drop(id);
   };
   try {
-    await soakThreads({ workers: options.threads, only: options.only, phase, target }, emulator, metrics, soakThread);
+    await soakThreads({ workers, only: options.only, more }, emulator, metrics, soakThread);
   } finally {
     await open.close();
   }
 }
 
+/** The backends of the kill phase among those `options` asks for. */
+export const killBackends = (options: SoakOptions) => KILL_BACKENDS.filter((b) => options.backends.includes(b));
+
 /**
- * Runs `soakThread` on thread after thread, `workers` at a time: the `only` threads, or new ones until `phase` has
- * `target` cancellations. The emulator's requests are checked after each thread, and once more at the end.
+ * Runs `soakThread` on thread after thread, `workers` at a time (each worker its slot): the `only` threads, or new
+ * ones while `more` says so. The emulator's requests are checked after each thread, and once more at the end.
  */
 export async function soakThreads(
-  { workers, only, phase, target }: { workers: number; only?: readonly number[]; phase: string; target: number },
+  { workers, only, more }: { workers: number; only?: readonly number[]; more: () => boolean },
   emulator: ProviderEmulator,
   metrics: Metrics,
-  soakThread: (index: number) => Promise<void>,
+  soakThread: (index: number, slot: number) => Promise<void>,
 ): Promise<void> {
   const queue = only ? [...only] : undefined;
   let nextIndex = 0;
   const nextThread = (): number | undefined => {
     if (queue) return queue.shift();
-    return metrics.cancellations.backend.get(phase) < target ? nextIndex++ : undefined;
+    return more() ? nextIndex++ : undefined;
   };
-  const worker = async () => {
+  const worker = async (slot: number) => {
     for (let index = nextThread(); index !== undefined; index = nextThread()) {
-      await soakThread(index);
+      await soakThread(index, slot);
       drainRequests(emulator, metrics);
     }
   };
   try {
-    await Promise.all(Array.from({ length: workers }, worker));
+    await Promise.all(Array.from({ length: workers }, (_, slot) => worker(slot)));
   } finally {
     drainRequests(emulator, metrics);
   }

@@ -1,24 +1,26 @@
 /**
- * The scenario of one thread: a few user actions (a new message, a resume at `interrupt()`, or a new message
- * instead of that resume), each run streamed token by token as a chat UI does and, on cancelled threads, many of
- * them cancelled at an instant drawn uniformly over the run's expected length. Then a closing turn that must be
- * answered. Along the way it records the real tool results each turn started from, and at the end checks that
- * the thread's history answers each of them with its real result; control threads, never cancelled, are read
- * through the sanitizer and raw after every turn (and while their runs work) and must read the same.
+ * The scenario of one thread: a few user actions (a new message, a resume at `interrupt()`, a new message instead
+ * of that resume, or, after a run that stopped, `invoke(null)` to carry it on), each run streamed token by token as
+ * a chat UI does and, on faulted threads, many of them stopped at an instant drawn uniformly over the run's expected
+ * length: cancelled, drained, or their process killed (see {@link Runner}). Then a closing turn that must be
+ * answered. Along the way it records the real tool results each turn started from, and at the end checks that the
+ * thread's history answers each of them with its real result; after each fault, every checkpoint of the thread must
+ * load raw; control threads, never faulted, are read through the sanitizer and raw after every turn (and while
+ * their runs work) and must read the same.
  */
 import { HumanMessage } from "@langchain/core/messages";
-import { Command } from "@langchain/langgraph";
+import { Command, GraphDrained, RunControl } from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { hasPendingInterrupt } from "../src/index.js";
 import type { Client } from "../test/support/provider-emulator/index.js";
 import { settled } from "../test/support/settled.js";
 import { answeredTwice, answerOf, holdsRepair, realResults, storedMessages, type RealResult } from "./checks.js";
 import type { ChaosGraph, GraphKind } from "./graphs.js";
-import type { Metrics } from "./metrics.js";
+import type { Fault, Metrics } from "./metrics.js";
 import { userText, type TurnDirective } from "./model.js";
 import { RunProgress, type Landing } from "./progress.js";
 import type { Random } from "./random.js";
-import { useTools, type ToolName } from "./tools.js";
+import { releaseHungTools, useTools, type ToolName } from "./tools.js";
 
 /** How threads behave (from the CLI's options). */
 export interface ThreadOptions {
@@ -28,6 +30,13 @@ export interface ThreadOptions {
   cancelShare: number;
   /** The most user actions before the closing turn. */
   maxActions: number;
+  /**
+   * The shares of stopped runs drained (RunControl) and cancelled with a stream that never closes (in process), and
+   * whose worker process is drained on SIGTERM rather than killed (in the kill phase).
+   */
+  drainShare: number;
+  neverClosesShare: number;
+  sigtermShare: number;
 }
 
 /** Turn lengths seen so far, by graph, client and shape: where a cancellation may land. */
@@ -55,15 +64,47 @@ export interface ThreadSetup {
   raw: ChaosGraph;
   /** The bare saver, for raw reads and to wait for a cancelled run to settle. */
   saver: BaseCheckpointSaver;
+  /** What runs the thread's actions: this process, or a worker process that may be killed. */
+  runner: Runner;
   options: ThreadOptions;
   metrics: Metrics;
   estimates: Estimates;
 }
 
-type Outcome =
+/** What a user does: a new message, a resume at `interrupt()`, or `invoke(null)` after a run that stopped. */
+export type Action = { type: "message"; text: string } | { type: "resume" } | { type: "continue" };
+
+/** How a run is stopped: cancelled (its signal aborted), or one of the faults beyond a cancellation. */
+export type Stop = "cancel" | Fault;
+
+/** One run of a thread: its action, and the stop that strikes it after `afterMs` if it still runs then. */
+export interface RunPlan {
+  action: Action;
+  durability: "sync" | "async";
+  /** How many calls the model makes in this run (where a stop lands: one tool or several). */
+  calls: number;
+  stop?: { kind: Stop; afterMs: number };
+}
+
+export type Outcome =
   | { status: "completed"; ms: number }
-  | { status: "cancelled"; landing: Landing }
+  | { status: "stopped"; stop: Stop; landing: Landing }
   | { status: "failed"; error: unknown };
+
+/** Runs a thread's actions: in this process (cancel, drain, never-closing stream) or in a worker process (kill). */
+export interface Runner {
+  /** The stops this runner makes. */
+  readonly stops: readonly Stop[];
+  run(setup: ThreadSetup, plan: RunPlan): Promise<Outcome>;
+  /** Between two runs of a control thread: restarts its process (a deploy), where it has one. */
+  restart?(thread: string): Promise<void>;
+}
+
+/** The input a compiled graph takes for `action`. */
+export function inputOf(action: Action): unknown {
+  if (action.type === "message") return { messages: [new HumanMessage(action.text)] };
+  return action.type === "resume" ? new Command({ resume: "yes" }) : null;
+}
 
 /** The calls of a turn. Gemini threads make one call at most (see docs/providers.md: parallel results). */
 export function callsFor(random: Random, client: Client): ToolName[] {
@@ -89,15 +130,8 @@ const textOf = (value: unknown) => JSON.stringify(value);
 
 /** Runs one thread to its end, recording what it finds in `setup.metrics`. */
 export async function runThread(setup: ThreadSetup): Promise<void> {
-  const { id, random, client, kind, control, saver, options, metrics, estimates } = setup;
+  const { id, random, client, kind, control, saver, runner, options, metrics, estimates } = setup;
   const config = { configurable: { thread_id: id } };
-  let progress = new RunProgress(0);
-  const release = useTools(id, {
-    seed: random.seed,
-    maxToolMs: options.maxToolMs,
-    toolStarted: () => progress.toolStarted(),
-    toolEnded: () => progress.toolEnded(),
-  });
   metrics.threads.add(setup.phase);
   if (control) metrics.controlThreads++;
   /** Every real result a turn started from, by call id, with the action that started from it. */
@@ -108,38 +142,55 @@ export async function runThread(setup: ThreadSetup): Promise<void> {
   try {
     const actions = random.int(1, options.maxActions);
     let paused = false;
-    let open = false; // the last action was cancelled or abandoned: a turn must still answer
-    for (let i = 0; i < actions || paused || open; i++) {
+    let stopped: Stop | undefined; // how the last action stopped: a turn must still answer
+    let abandoned = false;
+    for (let i = 0; i < actions || paused || stopped !== undefined || abandoned; i++) {
       const turn = random.fork(`action ${i}`);
       const closing = i >= actions;
       const durability = turn.pick(["sync", "async"] as const);
       const directive: TurnDirective = { calls: callsFor(turn, client), words: turn.int(3, 14) };
       const abandon = paused && !control && !closing && turn.chance(0.4);
-      const cancelAt = !control && !closing && turn.chance(options.cancelShare) ? turn.next() : undefined;
-      const resume = paused && !abandon;
+      const stopAt = !control && !closing && turn.chance(options.cancelShare) ? turn.next() : undefined;
+      const before = await saver.getTuple(config);
+      // A run a drain or a kill stopped is carried on with invoke(null) as often as with a new message, once it
+      // stored a checkpoint to carry on from (LangGraph refuses invoke(null) on a thread with none).
+      const carryOn =
+        (stopped === "drain" || stopped === "kill" || stopped === "sigterm") &&
+        before !== undefined &&
+        turn.chance(0.5);
+      const action: Action = carryOn
+        ? { type: "continue" }
+        : paused && !abandon
+          ? { type: "resume" }
+          : { type: "message", text: userText(id, i, directive) };
 
-      for (const [callId, found] of realResults(await saver.getTuple(config))) {
+      for (const [callId, found] of realResults(before)) {
         if (!real.has(callId)) real.set(callId, { ...found, action: i });
       }
       if (abandon) {
         metrics.cancelled({ backend: setup.phase, client, graph: kind, landing: "paused at interrupt()", durability });
         cancelledAny = true;
       }
-      const input = resume
-        ? new Command({ resume: "yes" })
-        : { messages: [new HumanMessage(userText(id, i, directive))] };
-      const shape = resume ? "resume" : directive.calls.length > 0 ? "tools" : "text";
+      const shape = action.type !== "message" ? action.type : directive.calls.length > 0 ? "tools" : "text";
       const estimate = `${kind}/${client}/${shape}`;
-      progress = new RunProgress(resume ? 0 : directive.calls.length);
+      const stop =
+        stopAt === undefined
+          ? undefined
+          : { kind: pickStop(turn, runner, options), afterMs: stopAt * estimates.get(estimate) };
       metrics.traces.add(id, `action ${i} starts`);
-      const outcome = await runOnce(setup, input, durability, progress, cancelAt && cancelAt * estimates.get(estimate));
+      const calls = action.type === "message" ? directive.calls.length : 0;
+      const outcome = await runner.run(setup, { action, durability, calls, stop });
       metrics.turns++;
       if (outcome.status === "completed") estimates.update(estimate, outcome.ms);
-      if (outcome.status === "cancelled") {
-        metrics.cancelled({ backend: setup.phase, client, graph: kind, landing: outcome.landing, durability });
+      if (outcome.status === "stopped") {
+        const dims = { backend: setup.phase, client, graph: kind, landing: outcome.landing, durability };
+        if (outcome.stop === "cancel") metrics.cancelled(dims);
+        else metrics.faulted(outcome.stop, setup.phase, outcome.landing);
         cancelledAny = true;
-        // With "async", the cancelled run's last checkpoint may land after the call returns: wait for it.
-        if (durability === "async") await settled(saver, id);
+        // With "async", the stopped run's last checkpoint may land after the call returns, and a killed process's
+        // last write may reach the store after it died: wait for it.
+        if (durability === "async" || outcome.stop === "kill") await settled(saver, id);
+        if (outcome.stop !== "cancel") await loadEveryCheckpoint(setup, `after ${outcome.stop} at action ${i}`);
       }
       if (outcome.status === "failed") {
         metrics.clientRefusals++;
@@ -151,20 +202,26 @@ export async function runThread(setup: ThreadSetup): Promise<void> {
       }
       const after = await saver.getTuple(config);
       paused = outcome.status === "completed" && hasPendingInterrupt(after?.pendingWrites);
-      open = outcome.status !== "completed" || abandon;
-      const how = resume
-        ? "resume"
-        : abandon
-          ? "new message at interrupt()"
-          : `new message calling ${directive.calls.join("+") || "nothing"}`;
-      metrics.traces.add(id, `action ${log.length}: ${how} (${durability}) ${outcome.status}`);
-      log.push(
-        `${i}: ${how} (${durability}) ${outcome.status}${outcome.status === "cancelled" ? ` ${outcome.landing}` : ""}${paused ? ", paused" : ""}`,
-      );
+      stopped = outcome.status === "stopped" ? outcome.stop : outcome.status === "failed" ? "cancel" : undefined;
+      abandoned = abandon;
+      const how =
+        action.type === "resume"
+          ? "resume"
+          : action.type === "continue"
+            ? "invoke(null)"
+            : abandon
+              ? "new message at interrupt()"
+              : `new message calling ${directive.calls.join("+") || "nothing"}`;
+      const ended = outcome.status === "stopped" ? `${outcome.stop} ${outcome.landing}` : outcome.status;
+      metrics.traces.add(id, `action ${log.length}: ${how} (${durability}) ${ended}`);
+      log.push(`${i}: ${how} (${durability}) ${ended}${paused ? ", paused" : ""}`);
       for (const callId of answeredTwice(storedMessages(after))) {
         metrics.fail("answeredTwice", id, `stored history answers ${callId} twice (${kind}/${client}, action ${i})`);
       }
-      if (control) await compareReads(setup, `after action ${i}`);
+      if (control) {
+        if (runner.restart && turn.chance(0.3)) await runner.restart(id);
+        await compareReads(setup, `after action ${i}`);
+      }
     }
     const final = storedMessages(await saver.getTuple(config));
     for (const [callId, result] of real) {
@@ -188,56 +245,100 @@ export async function runThread(setup: ThreadSetup): Promise<void> {
       if (metrics.repairedThreads.has(id) || holdsRepair(final)) metrics.cancelledThreadsRepaired++;
     }
   } finally {
-    release();
     metrics.repairedThreads.delete(id);
     await saver.deleteThread(id);
+    releaseHungTools(id);
+  }
+}
+
+/** How a faulted run is stopped: by the runner's first stop, or another of its stops by its share. */
+function pickStop(random: Random, runner: Runner, options: ThreadOptions): Stop {
+  const shares: Partial<Record<Stop, number>> = {
+    drain: options.drainShare,
+    neverCloses: options.neverClosesShare,
+    sigterm: options.sigtermShare,
+  };
+  const [first, ...others] = runner.stops;
+  const weighted = others.map((stop) => [stop, shares[stop] ?? 0] as const);
+  const rest = weighted.reduce((sum, [, share]) => sum + share, 0);
+  return random.weighted<Stop>([[first!, Math.max(0, 1 - rest)], ...weighted]);
+}
+
+/**
+ * Loads every checkpoint of the thread raw, as the saver stores it (each namespace's, with its pending writes): a
+ * fault must never leave one that a raw read cannot load.
+ */
+async function loadEveryCheckpoint({ id, saver, metrics }: ThreadSetup, when: string): Promise<void> {
+  try {
+    for await (const listed of saver.list({ configurable: { thread_id: id } })) {
+      const tuple = await saver.getTuple(listed.config);
+      if (tuple === undefined) throw new Error(`checkpoint ${listed.checkpoint.id} is listed; getTuple finds nothing`);
+      metrics.checkpointsLoaded++;
+    }
+  } catch (error) {
+    metrics.fail("unloadable", id, `${when}: ${String((error as Error)?.message ?? error)}`);
   }
 }
 
 /**
- * Streams one run of `input`, cancelling it after `cancelAfterMs` if it still runs then. A control thread's
- * run is read, while it works, through the sanitizer between two raw reads.
+ * Runs in this process: streams the run through the thread's graph, and stops it after `afterMs` if it still runs
+ * then: aborts its signal (a cancellation, or one whose tools never return, so its stream never closes), or asks
+ * its RunControl to drain (it stops at the next step boundary with GraphDrained). A control thread's run is read,
+ * while it works, through the sanitizer between two raw reads.
  */
-async function runOnce(
-  setup: ThreadSetup,
-  input: unknown,
-  durability: "sync" | "async",
-  progress: RunProgress,
-  cancelAfterMs: number | undefined,
-): Promise<Outcome> {
-  const controller = new AbortController();
-  let landing: Landing = "between nodes";
-  const timer =
-    cancelAfterMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          landing = progress.where();
-          controller.abort();
-        }, cancelAfterMs);
-  const start = performance.now();
-  let running = true;
-  const watching = setup.control ? watchRun(setup, () => running) : Promise.resolve();
-  try {
-    const options = {
-      configurable: { thread_id: setup.id },
-      signal: controller.signal,
-      streamMode: "messages" as const,
-      durability,
-      callbacks: [progress],
-    };
-    for await (const _chunk of await setup.graph.run.stream(input, options));
-    return { status: "completed", ms: performance.now() - start };
-  } catch (error) {
-    return controller.signal.aborted ? { status: "cancelled", landing } : { status: "failed", error };
-  } finally {
-    clearTimeout(timer);
-    running = false;
-    await watching;
-  }
-}
+export const IN_PROCESS: Runner = {
+  stops: ["cancel", "drain", "neverCloses"],
+  async run(setup, { action, durability, calls, stop }) {
+    const controller = new AbortController();
+    const control = new RunControl();
+    const progress = new RunProgress(calls);
+    const release = useTools(setup.id, {
+      seed: setup.random.seed,
+      maxToolMs: setup.options.maxToolMs,
+      toolStarted: () => progress.toolStarted(),
+      toolEnded: () => progress.toolEnded(),
+      ignoresAbort: () => stop?.kind === "neverCloses",
+    });
+    let landing: Landing | undefined;
+    const timer =
+      stop === undefined
+        ? undefined
+        : setTimeout(() => {
+            landing = progress.where();
+            if (stop.kind === "drain") control.requestDrain("sigterm");
+            else controller.abort();
+          }, stop.afterMs);
+    const start = performance.now();
+    let running = true;
+    const watching = setup.control ? watchRun(setup, () => running) : Promise.resolve();
+    try {
+      const options = {
+        configurable: { thread_id: setup.id },
+        signal: controller.signal,
+        control,
+        streamMode: "messages" as const,
+        durability,
+        callbacks: [progress],
+      };
+      for await (const _chunk of await setup.graph.run.stream(inputOf(action), options));
+      return { status: "completed", ms: performance.now() - start };
+    } catch (error) {
+      if (error instanceof GraphDrained && landing !== undefined) return { status: "stopped", stop: "drain", landing };
+      if (!controller.signal.aborted || landing === undefined) return { status: "failed", error };
+      // Only a run cancelled while its tools work is left with a stream that never closes.
+      const inTool = landing === "during a tool" || landing === "during one of several parallel tools";
+      return { status: "stopped", stop: stop?.kind === "neverCloses" && inTool ? "neverCloses" : "cancel", landing };
+    } finally {
+      clearTimeout(timer);
+      running = false;
+      release();
+      await watching;
+    }
+  },
+};
 
 /** Reads a control thread through the sanitizer while its run works, between two raw reads that agree. */
-async function watchRun(setup: ThreadSetup, running: () => boolean): Promise<void> {
+export async function watchRun(setup: ThreadSetup, running: () => boolean): Promise<void> {
   const config = { configurable: { thread_id: setup.id } };
   while (running()) {
     await new Promise((resolve) => setTimeout(resolve, 25));

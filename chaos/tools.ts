@@ -19,7 +19,27 @@ export interface ThreadTools {
   maxToolMs: number;
   toolStarted(): void;
   toolEnded(): void;
+  /**
+   * Whether the run's tools, cancelled while they work, never return: LangGraph's stream of the cancelled run then
+   * never closes (until the thread is over, see {@link releaseHungTools}).
+   */
+  ignoresAbort?(): boolean;
 }
+
+/** Tools that hang (see {@link ThreadTools.ignoresAbort}), failed once their thread is done with them. */
+const hanging = new Map<string, Set<(error: Error) => void>>();
+
+/** Fails the hung tools of `thread`: its runs' streams may close now that the thread is over. */
+export function releaseHungTools(thread: string): void {
+  for (const fail of hanging.get(thread) ?? []) fail(new Error("the thread is over"));
+  hanging.delete(thread);
+}
+
+const hang = (thread: string) =>
+  new Promise<never>((_, reject) => {
+    if (!hanging.has(thread)) hanging.set(thread, new Set());
+    hanging.get(thread)!.add(reject);
+  });
 
 // On globalThis: the Agent Server imports the graph module (and this one) on its own, and its tools must find the
 // threads the soak registered.
@@ -41,12 +61,18 @@ export const realResult = (name: string, city: unknown) => `${name} ${String(cit
 const working =
   (name: ToolName): ToolFn =>
   async (args, config: RunnableConfig) => {
-    const thread = threads.get(String(config.configurable?.thread_id));
+    const id = String(config.configurable?.thread_id);
+    const thread = threads.get(id);
     if (thread === undefined) return realResult(name, args.city);
     thread.toolStarted();
     try {
       const ms = new Random(`${thread.seed}/${name}/${String(args.city)}`).int(0, thread.maxToolMs);
-      await sleep(ms, config.signal);
+      try {
+        await sleep(ms, config.signal);
+      } catch (error) {
+        if (config.signal?.aborted && thread.ignoresAbort?.()) return await hang(id);
+        throw error;
+      }
       return realResult(name, args.city);
     } finally {
       thread.toolEnded();

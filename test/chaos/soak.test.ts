@@ -1,12 +1,15 @@
-// A few fixed seeds of the chaos soak (`npm run chaos` runs the full one): random-instant cancellations on every
-// backend, client and graph, with threads in flight at once through one sanitizer, and the real Agent Server's
-// cancels, double-texting, dropped streams and a cancelled run that keeps writing. The four figures must be zero.
+// A few fixed seeds of the chaos soak (`npm run chaos` runs the full one): random-instant cancellations, drains and
+// cancelled runs whose stream never closes on every backend, client and graph, with threads in flight at once
+// through one sanitizer; worker processes killed or drained on SIGTERM on each store processes share; and the real
+// Agent Server's cancels, double-texting, dropped streams and a cancelled run that keeps writing. The five figures
+// must be zero.
 import { describe, expect, it } from "vitest";
 import { runChaos } from "../../chaos/chaos.js";
 import { DEFAULTS } from "../../chaos/options.js";
 import { report } from "../../chaos/report.js";
 
 const SEEDS = ["2026-11-24", "langgraph"];
+const ZERO = { rejected: 0, lost: 0, answeredTwice: 0, controlDiffs: 0, unloadable: 0 };
 
 describe("the chaos soak, on fixed seeds", () => {
   it.each(SEEDS)(
@@ -19,14 +22,32 @@ describe("the chaos soak, on fixed seeds", () => {
         threads: 12,
         serverCancellations: 10,
         serverThreads: 4,
+        killPhase: false,
         verbose: false,
       });
       const { metrics } = result;
       expect(metrics.totalCancellations, report(result)).toBeGreaterThanOrEqual(70);
+      expect(metrics.faults.drain.total + metrics.faults.neverCloses.total, report(result)).toBeGreaterThan(0);
       expect(metrics.controlReads, report(result)).toBeGreaterThan(0);
       expect(metrics.realResultsChecked, report(result)).toBeGreaterThan(0);
-      expect(metrics.zero, report(result)).toEqual({ rejected: 0, lost: 0, answeredTwice: 0, controlDiffs: 0 });
+      expect(metrics.zero, report(result)).toEqual(ZERO);
     },
     240_000,
   );
+
+  it("seed kills: worker processes killed and drained on SIGTERM mid-run, the next action in another process", async () => {
+    const result = await runChaos({
+      ...DEFAULTS,
+      seed: "kills",
+      inProcess: false,
+      server: false,
+      kills: 8,
+      killThreads: 2,
+      verbose: false,
+    });
+    const { metrics } = result;
+    expect(metrics.faults.kill.total, report(result)).toBeGreaterThanOrEqual(8);
+    expect(metrics.checkpointsLoaded, report(result)).toBeGreaterThan(0);
+    expect(metrics.zero, report(result)).toEqual(ZERO);
+  }, 300_000);
 });

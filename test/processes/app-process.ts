@@ -2,15 +2,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import type { StoreEnv } from "../support/stores.js";
 import type { Command_ } from "./thread-process.js";
 
 const SCRIPT = fileURLToPath(new URL("./thread-process.ts", import.meta.url));
-
-export interface StoreEnv {
-  STORE: "sqlite" | "postgres" | "redis";
-  STORE_URL: string;
-  STORE_NAMESPACE: string;
-}
 
 /** An answer the process gave: its result, or the error the command threw there. */
 export type Answer = { ok: true; result: unknown } | { ok: false; error: string };

@@ -3,21 +3,16 @@
  * raw or through `sanitizeGraph`, driven one JSON command a line on stdin, answering one JSON line on stdout.
  * test/processes/two-processes.test.ts starts two (and kills and restarts them).
  *
- * Env: STORE (sqlite | postgres | redis), STORE_URL (the file, or the server's URL), STORE_NAMESPACE (schema or key
- * prefix), MODE (raw | sanitized).
+ * Env: the store's (test/support/stores.ts), and MODE (raw | sanitized).
  */
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, interrupt } from "@langchain/langgraph";
-import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { Redis } from "ioredis";
 import { createInterface } from "node:readline";
 import { isSyntheticMessage, sanitizeGraph, SanitizingCheckpointer } from "../../src/index.js";
-import { IORedisSaver } from "../../src/redis/index.js";
 import { comparable } from "../support/compare.js";
 import { reactGraph, type ToolFn } from "../support/react-graph.js";
 import { agentModel, FIRST_QUESTION, LOOKUP_RESULT } from "../support/scenarios.js";
+import { openStore, type StoreEnv } from "../support/stores.js";
 
 /** The graphs of the app: no breakpoint of its own, one compiled before the tools, and a tool that asks first. */
 export type GraphName = "plain" | "compiled-breakpoint" | "approval";
@@ -40,16 +35,8 @@ export type Command_ =
   /** The stored messages, read from the saver itself. */
   | { op: "stored"; thread: string };
 
-const { STORE, STORE_URL, STORE_NAMESPACE, MODE } = process.env;
-
-function openStore(): BaseCheckpointSaver {
-  if (STORE === "sqlite") return SqliteSaver.fromConnString(STORE_URL!);
-  if (STORE === "postgres") return PostgresSaver.fromConnString(STORE_URL!, { schema: STORE_NAMESPACE! });
-  if (STORE === "redis") return new IORedisSaver(new Redis(STORE_URL!), { keyPrefix: STORE_NAMESPACE! });
-  throw new Error(`STORE must be sqlite, postgres or redis, got ${STORE}`);
-}
-
-const saver = openStore();
+const { MODE } = process.env;
+const saver = openStore(process.env as unknown as StoreEnv);
 let entered: (() => void) | undefined;
 let release: (() => void) | undefined;
 

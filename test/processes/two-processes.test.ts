@@ -2,69 +2,18 @@
 // Postgres, Redis), as replicas behind a load balancer or an API process beside a worker. Whatever one process left
 // (a pause at a breakpoint or an approval, a run still working, a crash), the other reads, edits and resumes it
 // exactly as on the raw saver, and takes a new message after a crash, which the raw saver cannot.
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { Redis } from "ioredis";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deleteKeys, unique } from "../support/savers.js";
-import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "../support/services.js";
-import { AppProcess, type StoreEnv } from "./app-process.js";
+import { serviceAvailable } from "../support/services.js";
+import { createStore, type StoreKind } from "../support/stores.js";
+import { AppProcess } from "./app-process.js";
 
 type Mode = "raw" | "sanitized";
 const MODES: readonly Mode[] = ["raw", "sanitized"];
 
-interface Backend {
-  name: string;
-  open(): Promise<{ env: StoreEnv; close(): Promise<void> }>;
-}
-
-const sqlite: Backend = {
-  name: "a SQLite file",
-  open: async () => {
-    const dir = mkdtempSync(join(tmpdir(), "two-processes-"));
-    const env: StoreEnv = { STORE: "sqlite", STORE_URL: join(dir, "threads.sqlite"), STORE_NAMESPACE: "" };
-    return { env, close: async () => rmSync(dir, { recursive: true, force: true }) };
-  },
-};
-const postgres: Backend = {
-  name: "Postgres",
-  open: async () => {
-    const schema = `sanitizer_processes_${unique()}`;
-    // Set up once, as a deploy's migration step does, before any app process starts.
-    const saver = PostgresSaver.fromConnString(POSTGRES_URL, { schema });
-    await saver.setup();
-    await saver.end();
-    const env: StoreEnv = { STORE: "postgres", STORE_URL: POSTGRES_URL, STORE_NAMESPACE: schema };
-    const close = async () => {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
-    };
-    return { env, close };
-  },
-};
-const redis: Backend = {
-  name: "Redis (IORedisSaver)",
-  open: async () => {
-    const prefix = `sanitizer-processes-${unique()}`;
-    const env: StoreEnv = { STORE: "redis", STORE_URL: REDIS_URL, STORE_NAMESPACE: prefix };
-    const close = async () => {
-      const client = new Redis(REDIS_URL);
-      await deleteKeys(client, prefix);
-      await client.quit();
-    };
-    return { env, close };
-  },
-};
-
-const BACKENDS: Backend[] = [
-  sqlite,
-  ...((await serviceAvailable("postgres")) ? [postgres] : []),
-  ...((await serviceAvailable("redis")) ? [redis] : []),
+const BACKENDS: { name: string; kind: StoreKind }[] = [
+  { name: "a SQLite file", kind: "sqlite" },
+  ...((await serviceAvailable("postgres")) ? [{ name: "Postgres", kind: "postgres" as const }] : []),
+  ...((await serviceAvailable("redis")) ? [{ name: "Redis (IORedisSaver)", kind: "redis" as const }] : []),
 ];
 
 /** The results of the tools that ran, from the state a process returned (messages as serialized). */
@@ -74,10 +23,10 @@ const toolResults = (state: unknown) =>
     .map((m) => m.kwargs.content);
 
 describe.each(BACKENDS)("two app processes on $name", (backend) => {
-  let store: Awaited<ReturnType<Backend["open"]>>;
+  let store: Awaited<ReturnType<typeof createStore>>;
   const apps = {} as Record<Mode, { a: AppProcess; b: AppProcess }>;
   beforeAll(async () => {
-    store = await backend.open();
+    store = await createStore(backend.kind);
     for (const mode of MODES) {
       const [a, b] = await Promise.all([AppProcess.start(store.env, mode), AppProcess.start(store.env, mode)]);
       apps[mode] = { a, b };
@@ -85,7 +34,7 @@ describe.each(BACKENDS)("two app processes on $name", (backend) => {
   }, 60_000);
   afterAll(async () => {
     await Promise.all(MODES.flatMap((mode) => [apps[mode]?.a.stop(), apps[mode]?.b.stop()]));
-    await store?.close();
+    await store?.remove();
   });
 
   /** Runs `scenario` in each mode on its own thread; what each mode observed. */
