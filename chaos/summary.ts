@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { ChaosResult } from "./chaos.js";
 import type { Sample } from "./metrics.js";
-import { figuresTable, latencyTable, observedTable, tallyTable } from "./report.js";
+import { faultsTable, figuresTable, latencyTable, observedTable, tallyTable } from "./report.js";
 import { replayCommand } from "./options.js";
 
 const DOC = fileURLToPath(new URL("../docs/reliability.md", import.meta.url));
@@ -19,11 +19,15 @@ export function writeSummary(result: ChaosResult): void {
   const { metrics, options } = result;
   const figures = [
     `Measured with \`${replayCommand(options)}\` on Node ${process.versions.node.split(".")[0]}, ` +
-      `${options.threads} threads in flight per backend, ${options.serverThreads} on the Agent Server.`,
+      `${options.threads} threads in flight per backend, ${options.killThreads} per backend in worker processes ` +
+      `in the kill phase, ${options.serverThreads} on the Agent Server.`,
     figuresTable(result),
     "`getTuple` under concurrency, over the whole run:",
     latencyTable(metrics),
     "![Heap and getTuple latency over the soak](images/reliability.svg)",
+    "The faults beyond a cancellation, by backend, and where each landed:",
+    faultsTable(metrics),
+    tallyTable("fault: where it landed", metrics.faults.landing, "faults"),
     "Where the cancellations landed, and on what:",
     tallyTable("where the cancellation landed", metrics.cancellations.landing),
     tallyTable("backend", metrics.cancellations.backend),
