@@ -5,12 +5,32 @@
  * serializes a symbol key.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
+import { isMessageLike, roleOf } from "../messages/message-view.js";
 
 /**
  * What a run does with the pending tasks of the checkpoint it starts from: `"resume"` runs them (a `null`
  * input, a `Command`), `"new-input"` discards them (LangGraph applies new input as a new step).
  */
 export type NextStep = "resume" | "new-input";
+
+/** Whether a run's input holds tool results: they may answer the very calls the thread's tail left open. */
+const holdsToolResults = (input: object): boolean =>
+  Object.values(input).some((value) =>
+    (Array.isArray(value) ? value : [value]).some((v) => isMessageLike(v) && roleOf(v) === "tool"),
+  );
+
+/**
+ * What a run's input does with the thread's pending tasks, as LangGraph's loop treats it; undefined for input that
+ * holds tool results, which may answer the calls left open. @internal
+ */
+export function nextStepOfInput(input: unknown): NextStep | undefined {
+  if (input === null || input === undefined) return "resume";
+  if (typeof input !== "object") return "new-input";
+  // LangGraph's isCommand: a class instance named Command. Any Command continues the pending tasks.
+  if (Object.getPrototypeOf(input) !== Object.prototype && (input as { lg_name?: unknown }).lg_name === "Command")
+    return "resume";
+  return holdsToolResults(input) ? undefined : "new-input";
+}
 
 /** One run's context, shared by all of its reads and writes. @internal */
 export interface RunContext {

@@ -3,8 +3,8 @@ import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import type { SanitizerPolicy } from "../options.js";
 import type { TailMode } from "../repair/repair-messages.js";
 import { pausedAtBreakpoint, type Breakpoints } from "./breakpoints.js";
-import { runContextOf, type NextStep, type ThreadActivity } from "./run-context.js";
-import { hasPendingInterrupt, hasPendingTasks } from "./thread-state.js";
+import { nextStepOfInput, runContextOf, type NextStep, type ThreadActivity } from "./run-context.js";
+import { hasPendingInterrupt, hasPendingTasks, storedInput } from "./thread-state.js";
 
 // LangGraph's config keys: a subgraph's loop reads with the parent's `__pregel_read`, and resumes its pending
 // tasks exactly when the parent hands it a truthy `__pregel_resuming`.
@@ -27,8 +27,16 @@ export interface ReadKnowledge {
  * What the call reading `tuple` will do with its pending tasks, by LangGraph's own rule where the config
  * shows it: a subgraph resumes exactly when its parent says so, a run resumes when it carries the run id of
  * the checkpoint's run (the Agent Server retrying a run), and `sanitizeGraph` says what a run's input does.
+ * A run that continues an input checkpoint (one stopped, drained or killed right after storing its input) first
+ * applies the input stored there: what that input does decides.
  */
 export function nextStepOf(config: RunnableConfig, tuple: CheckpointTuple): NextStep | undefined {
+  const next = requestedNextStep(config, tuple);
+  const input = storedInput(tuple.checkpoint);
+  return next === "resume" && input !== undefined ? nextStepOfInput(input) : next;
+}
+
+function requestedNextStep(config: RunnableConfig, tuple: CheckpointTuple): NextStep | undefined {
   const configurable = config.configurable ?? {};
   if (CONFIG_KEY_READ in configurable) return configurable[CONFIG_KEY_RESUMING] ? "resume" : "new-input";
   const runId = (config.metadata as Record<string, unknown> | undefined)?.run_id;

@@ -68,6 +68,14 @@ export function hasPendingTasks(checkpoint: Checkpoint): boolean {
 }
 
 /**
+ * The input an input checkpoint holds on `__start__`, not yet applied: a run that continues the checkpoint applies
+ * it first, as LangGraph's `__start__` task. Undefined on any other checkpoint.
+ */
+export function storedInput(checkpoint: Checkpoint): unknown {
+  return (checkpoint.channel_values as Record<string, unknown> | undefined)?.[START];
+}
+
+/**
  * Whether a task of this checkpoint is paused at `interrupt()`: it wrote to
  * `__interrupt__` and produced no output. (An interrupt inside a subgraph
  * also leaves such a write on the parent's task.)

@@ -19,13 +19,12 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { BreakpointNodes } from "../checkpointer/breakpoints.js";
-import { withRunContext, type NextStep, type RunContext } from "../checkpointer/run-context.js";
+import { nextStepOfInput, withRunContext, type RunContext } from "../checkpointer/run-context.js";
 import {
   resolveSanitizerOptions,
   SanitizingCheckpointer,
   type SanitizingCheckpointerOptions,
 } from "../checkpointer/sanitizing-checkpointer.js";
-import { isMessageLike, roleOf } from "../messages/message-view.js";
 import { RunTracker } from "./run-tracker.js";
 
 /** What a graph's `checkpointer` field may hold: a saver, `true` (inherit the parent's), `false` (none), or unset. */
@@ -181,22 +180,6 @@ function protectGraph(graph: CompiledGraphLike, protection: Protection): void {
   });
 }
 
-/** Whether a run's input holds tool results: they may answer the very calls the thread's tail left open. */
-const holdsToolResults = (input: object): boolean =>
-  Object.values(input).some((value) =>
-    (Array.isArray(value) ? value : [value]).some((v) => isMessageLike(v) && roleOf(v) === "tool"),
-  );
-
-/** What a run's input does with the thread's pending tasks, as LangGraph's loop treats it. */
-function nextStepFor(input: unknown): NextStep | undefined {
-  if (input === null || input === undefined) return "resume";
-  if (typeof input !== "object") return "new-input";
-  // LangGraph's isCommand: a class instance named Command. Any Command continues the pending tasks.
-  if (Object.getPrototypeOf(input) !== Object.prototype && (input as { lg_name?: unknown }).lg_name === "Command")
-    return "resume";
-  return holdsToolResults(input) ? undefined : "new-input";
-}
-
 /**
  * Every run of the graph (`invoke`, `stream`, `streamEvents`, the server's runs) carries what its input does
  * with the pending tasks, and is tracked by thread while in flight.
@@ -208,7 +191,7 @@ function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
     graph,
     "_streamIterator",
     async function* sanitizedStreamIterator(this: unknown, input: unknown, options?: RunnableConfig) {
-      const run: RunContext = { next: nextStepFor(input) };
+      const run: RunContext = { next: nextStepOfInput(input) };
       const thread = options?.configurable?.thread_id;
       const iterator = streamIterator.call(this, input, withRunContext(options, run));
       if (thread === undefined || thread === null) return yield* iterator;
@@ -230,7 +213,7 @@ function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
         yield* iterator;
         ok = true;
       } catch (error) {
-        // A drained run (RunControl; the Agent Server drains its runs on shutdown) stopped at a step boundary to
+        // A drained run (RunControl, for a server that stops its runs on shutdown) stopped at a step boundary to
         // be resumed, like a breakpoint, not broken off.
         ok = isGraphDrained(error);
         throw error;
