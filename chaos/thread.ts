@@ -197,12 +197,14 @@ export async function runThread(setup: ThreadSetup): Promise<void> {
         metrics.fail(
           "rejected",
           id,
-          `${kind}/${client} action ${i}: ${String((outcome.error as Error)?.message ?? outcome.error)}`,
+          `${kind}/${client} action ${i}: ${String((outcome.error as Error)?.message ?? outcome.error)}; ` +
+            `actions before: ${log.join("; ") || "none"}`,
         );
       }
       const after = await saver.getTuple(config);
       paused = outcome.status === "completed" && hasPendingInterrupt(after?.pendingWrites);
-      stopped = outcome.status === "stopped" ? outcome.stop : outcome.status === "failed" ? "cancel" : undefined;
+      // A failed run is counted, and not retried: the thread goes on with its plan.
+      stopped = outcome.status === "stopped" ? outcome.stop : undefined;
       abandoned = abandon;
       const how =
         action.type === "resume"
