@@ -97,7 +97,7 @@ export interface Runner {
   readonly stops: readonly Stop[];
   run(setup: ThreadSetup, plan: RunPlan): Promise<Outcome>;
   /** Between two runs of a control thread: restarts its process (a deploy), where it has one. */
-  restart?(thread: string): Promise<void>;
+  restart?(): Promise<void>;
 }
 
 /** The input a compiled graph takes for `action`. */
@@ -221,7 +221,7 @@ export async function runThread(setup: ThreadSetup): Promise<void> {
         metrics.fail("answeredTwice", id, `stored history answers ${callId} twice (${kind}/${client}, action ${i})`);
       }
       if (control) {
-        if (runner.restart && turn.chance(0.3)) await runner.restart(id);
+        if (runner.restart && turn.chance(0.3)) await runner.restart();
         await compareReads(setup, `after action ${i}`);
       }
     }
