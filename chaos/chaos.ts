@@ -12,7 +12,8 @@ import { chaosScript } from "./model.js";
 import type { SoakOptions } from "./options.js";
 import { replayOf } from "./report.js";
 import { soakServer } from "./server.js";
-import { drainRequests, killBackends, soakBackend, wrapperMaps, type SoakState } from "./soak.js";
+import { killBackends } from "./kills.js";
+import { drainRequests, soakBackend, wrapperMaps, type SoakState } from "./soak.js";
 
 export interface ChaosResult {
   options: SoakOptions;

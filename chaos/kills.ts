@@ -5,18 +5,24 @@
  * runs in another process: a new message, or `invoke(null)` to carry the run on. The soak reads every thread from
  * its own process too (control threads must read as raw there, while their runs work in a worker).
  */
-import { closeStore, createStore, openStore, type StoreKind } from "../test/support/stores.js";
+import { closeStore, createStore, openStore } from "../test/support/stores.js";
 import { TimedSaver, type Backend, type OpenBackend, type SaverTrace } from "./backends.js";
+import type { SoakOptions } from "./options.js";
 import { watchRun, type Outcome, type Runner, type RunPlan, type ThreadSetup } from "./thread.js";
 import type { Landing } from "./progress.js";
 import { WorkerSlot } from "./workers.js";
 
 /** The backends a process can share with another (not MemorySaver). */
 export const KILL_BACKENDS = ["sqlite", "postgres", "fast-postgres", "redis"] as const satisfies readonly Backend[];
+export type KillBackend = (typeof KILL_BACKENDS)[number];
+
+/** The backends of the kill phase among those `options` asks for. */
+export const killBackends = (options: Pick<SoakOptions, "backends">): KillBackend[] =>
+  KILL_BACKENDS.filter((b) => options.backends.includes(b));
 
 /** A new shared store of `backend`, the soak's own saver on it, and a slot of worker processes per thread in flight. */
 export async function openSharedBackend(
-  backend: StoreKind,
+  backend: KillBackend,
   slots: number,
   emulatorUrl: string,
   record: (ms: number) => void,

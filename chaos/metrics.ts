@@ -147,10 +147,6 @@ export class Metrics {
     this.faults.landing.add(`${FAULT_LABELS[kind]}: ${landing}`);
   }
 
-  get totalFaults(): number {
-    return FAULTS.reduce((sum, kind) => sum + this.faults[kind].total, 0);
-  }
-
   /** Called with each failure as it happens (the soak prints it at once, with its replay command). */
   onFailure: (failure: Failure) => void = () => {};
 

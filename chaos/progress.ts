@@ -65,9 +65,11 @@ export class RunProgress extends BaseCallbackHandler {
   }
 
   private changed(): void {
-    if (this.onChange === undefined || this.where() === this.last) return;
-    this.last = this.where();
-    this.onChange(this.last);
+    if (this.onChange === undefined) return;
+    const where = this.where();
+    if (where === this.last) return;
+    this.last = where;
+    this.onChange(where);
   }
 
   where(): Landing {

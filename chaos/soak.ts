@@ -11,7 +11,7 @@ import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import { SanitizingCheckpointer, sanitizeGraph } from "../src/index.js";
 import { chatModel, type Client, type ProviderEmulator } from "../test/support/provider-emulator/index.js";
 import { BACKEND_LABELS, openBackend, type Backend } from "./backends.js";
-import { KILL_BACKENDS, openSharedBackend } from "./kills.js";
+import { killBackends, openSharedBackend, type KillBackend } from "./kills.js";
 import { requestAnsweredTwice } from "./checks.js";
 import { asChaosGraph, buildGraph, type ChaosGraph, type GraphKind } from "./graphs.js";
 import type { MapSizes, Metrics } from "./metrics.js";
@@ -81,7 +81,7 @@ function timeReads(wrapper: SanitizingCheckpointer, record: (ms: number) => void
 }
 
 /** The label of `backend`'s phase: in process, or with its threads in worker processes that are killed. */
-export const phaseOf = (backend: Backend, kills: boolean) =>
+const phaseOf = (backend: Backend, kills: boolean) =>
   kills ? `${BACKEND_LABELS[backend]}, processes killed` : BACKEND_LABELS[backend];
 
 /**
@@ -105,7 +105,7 @@ export async function soakBackend(
   const trace = traces.enabled ? (thread: string, event: string) => traces.add(thread, event) : undefined;
   const workers = kills ? options.killThreads : options.threads;
   const open = kills
-    ? await openSharedBackend(backend as (typeof KILL_BACKENDS)[number], workers, emulator.url, record, trace)
+    ? await openSharedBackend(backend as KillBackend, workers, emulator.url, record, trace)
     : { ...(await openBackend(backend, record, trace)), runners: [IN_PROCESS] };
   const controls = new Set<string>();
   const checkpointer = new SanitizingCheckpointer(open.timed, {
@@ -189,9 +189,6 @@ export async function soakBackend(
     await open.close();
   }
 }
-
-/** The backends of the kill phase among those `options` asks for. */
-export const killBackends = (options: SoakOptions) => KILL_BACKENDS.filter((b) => options.backends.includes(b));
 
 /**
  * Runs `soakThread` on thread after thread, `workers` at a time (each worker its slot): the `only` threads, or new

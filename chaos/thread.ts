@@ -101,9 +101,35 @@ export interface Runner {
 }
 
 /** The input a compiled graph takes for `action`. */
-export function inputOf(action: Action): unknown {
+function inputOf(action: Action): unknown {
   if (action.type === "message") return { messages: [new HumanMessage(action.text)] };
   return action.type === "resume" ? new Command({ resume: "yes" }) : null;
+}
+
+/** How one run is made: its thread, action and durability, where its progress is reported, and what stops it. */
+export interface RunSettings {
+  thread: string;
+  action: Action;
+  durability: "sync" | "async";
+  progress: RunProgress;
+  control: RunControl;
+  signal?: AbortSignal;
+}
+
+/** Streams one run through `graph` to its end, token by token as a chat UI does (in process and in a worker). */
+export async function streamRun(
+  graph: ChaosGraph,
+  { thread, action, durability, progress, control, signal }: RunSettings,
+): Promise<void> {
+  const options = {
+    configurable: { thread_id: thread },
+    signal,
+    control,
+    streamMode: "messages" as const,
+    durability,
+    callbacks: [progress],
+  };
+  for await (const _chunk of await graph.run.stream(inputOf(action), options));
 }
 
 /** The calls of a turn. Gemini threads make one call at most (see docs/providers.md: parallel results). */
@@ -314,15 +340,14 @@ export const IN_PROCESS: Runner = {
     let running = true;
     const watching = setup.control ? watchRun(setup, () => running) : Promise.resolve();
     try {
-      const options = {
-        configurable: { thread_id: setup.id },
-        signal: controller.signal,
-        control,
-        streamMode: "messages" as const,
+      await streamRun(setup.graph, {
+        thread: setup.id,
+        action,
         durability,
-        callbacks: [progress],
-      };
-      for await (const _chunk of await setup.graph.run.stream(inputOf(action), options));
+        progress,
+        control,
+        signal: controller.signal,
+      });
       return { status: "completed", ms: performance.now() - start };
     } catch (error) {
       if (error instanceof GraphDrained && landing !== undefined) return { status: "stopped", stop: "drain", landing };

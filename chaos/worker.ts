@@ -3,7 +3,7 @@
  * its environment), every graph of the soak through one SanitizingCheckpointer and one `sanitizeGraph`, as each
  * replica of a deployment has. It runs one thread's action a line on stdin, reports where each run is as it goes
  * (so the soak knows where its kill landed), and answers when the run ends. On SIGTERM it drains its runs
- * (RunControl, as the Agent Server does on shutdown) and exits once they stopped.
+ * (RunControl, as a server shutting down gracefully would) and exits once they stopped.
  *
  * Env: the store's, and EMULATOR_URL (the provider emulator the soak started).
  */
@@ -14,7 +14,7 @@ import { chatModel, type Client } from "../test/support/provider-emulator/index.
 import { openStore, type StoreEnv } from "../test/support/stores.js";
 import { asChaosGraph, buildGraph, type ChaosGraph, type GraphKind } from "./graphs.js";
 import { RunProgress, type Landing } from "./progress.js";
-import { inputOf, type Action } from "./thread.js";
+import { streamRun, type Action } from "./thread.js";
 import { useTools } from "./tools.js";
 
 /** One action of a thread, as the soak sends it. */
@@ -54,7 +54,8 @@ const graphOf = (kind: GraphKind, client: Client) => {
 /** The runs in flight: what drains each on SIGTERM. */
 const running = new Map<number, { control: RunControl; done: Promise<void> }>();
 
-async function run(command: WorkerCommand): Promise<void> {
+/** Starts the run `command` asks for; it answers on stdout when it ends. */
+function run(command: WorkerCommand): void {
   const progress = new RunProgress(command.calls, (where) => write({ id: command.id, where }));
   const release = useTools(command.thread, {
     seed: command.seed,
@@ -63,17 +64,10 @@ async function run(command: WorkerCommand): Promise<void> {
     toolEnded: () => progress.toolEnded(),
   });
   const control = new RunControl();
-  const options = {
-    configurable: { thread_id: command.thread },
-    control,
-    streamMode: "messages" as const,
-    durability: command.durability,
-    callbacks: [progress],
-  };
+  const { thread, action, durability } = command;
   const done = (async () => {
     try {
-      const stream = await graphOf(command.kind, command.client).run.stream(inputOf(command.action), options);
-      for await (const _chunk of stream);
+      await streamRun(graphOf(command.kind, command.client), { thread, action, durability, progress, control });
       write({ id: command.id, status: "completed" });
     } catch (error) {
       if (error instanceof GraphDrained) write({ id: command.id, status: "drained" });
@@ -84,10 +78,9 @@ async function run(command: WorkerCommand): Promise<void> {
     }
   })();
   running.set(command.id, { control, done });
-  await done;
 }
 
-createInterface({ input: process.stdin }).on("line", (line) => void run(JSON.parse(line) as WorkerCommand));
+createInterface({ input: process.stdin }).on("line", (line) => run(JSON.parse(line) as WorkerCommand));
 process.on("SIGTERM", () => {
   for (const { control } of running.values()) control.requestDrain("sigterm");
   void Promise.all([...running.values()].map(({ done }) => done)).then(() => process.exit(0));
