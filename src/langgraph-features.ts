@@ -10,7 +10,6 @@
  * | `writesSortKey` (the order pending writes are applied in) | `@langchain/langgraph-checkpoint` 1.2.1 |
  * | `JsonPlusSerializer` exported by name | `@langchain/langgraph-checkpoint` 1.2.2 |
  * | `DeltaChannel`, `messagesDeltaReducer` (`MessagesDeltaValue`) | `@langchain/langgraph` 1.4 |
- * @internal
  */
 import * as checkpoint from "@langchain/langgraph-checkpoint";
 import type { DeltaSnapshot, JsonPlusSerializer as StockSerializer } from "@langchain/langgraph-checkpoint";

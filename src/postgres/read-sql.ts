@@ -8,8 +8,6 @@
  * by construction, arrive as text in `json`, decoded once on the way in; in
  * a database whose encoding is not UTF-8 they, and blobs of any other type,
  * arrive as base64 in `base64`.
- *
- * @internal
  */
 
 /** Row kinds, in the `kind` column. */

@@ -1,8 +1,6 @@
 /**
  * The rows of one read grouped back into checkpoints, each with its channel
  * blobs and its pending writes in the official saver's order.
- *
- * @internal
  */
 import type { Checkpoint } from "@langchain/langgraph-checkpoint";
 import { BLOB_ROW, CHECKPOINT_ROW, type ReadRow } from "./read-sql.js";

@@ -4,8 +4,6 @@
  * node-postgres decodes from the wire. The parsers are passed per query, so
  * the app's global `pg.types` settings neither affect these reads nor are
  * changed by them.
- *
- * @internal
  */
 import type { CustomTypesConfig, QueryConfig } from "pg";
 

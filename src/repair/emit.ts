@@ -1,6 +1,6 @@
 import { rawToolCallIdOf, roleOf, type MessageRole } from "../messages/message-view.js";
 import type { MarkerTexts } from "./markers.js";
-import type { BoundaryRule, PatternUnit, TurnState } from "./pattern.js";
+import type { BoundaryRule, PatternUnit } from "./pattern.js";
 import { patternOf, type PatternId, type Repair } from "./patterns.js";
 import { E } from "./patterns/E.js";
 import { callsOutsideToolCalls, G } from "./patterns/G.js";
@@ -9,7 +9,7 @@ import { UNITS } from "./patterns/index.js";
 import type { CleanedReply } from "./reply-cleaning.js";
 import { messageRefs } from "./report.js";
 import { asHumanMessage, resultWith, rewriteCalls } from "./rewrite.js";
-import { boundaryBreak, messageRulesOf, type MessageUnit, type RuleSet } from "./rule-set.js";
+import { boundaryBreak, messageRulesOf, TURN, type MessageUnit, type RuleSet, type TurnCode } from "./rule-set.js";
 import { anchorOf, isSyntheticMessage, type BridgeRole } from "./synthetic.js";
 import { idOut, type InsertedResult, type KeptResult, type ToolResult, type Turn } from "./turn.js";
 
@@ -69,7 +69,7 @@ function messageCopy(message: unknown, fired: readonly MessageUnit[], texts: Rea
 class Rebuild {
   readonly out: unknown[] = [];
   /** What came last, as far as turn-taking goes. */
-  private prev: TurnState = "none";
+  private prev: TurnCode = TURN.none;
   /**
    * Whether the repair made the turn that came last end where it does: answered one of its calls, brought back a
    * result from past the next message, or removed the message that stood there. The repair never leaves a
@@ -134,14 +134,14 @@ class Rebuild {
    */
   boundary(before: BoundaryRule["before"], next: [unknown, number] | undefined, leftovers: boolean): void {
     const table = leftovers || this.touched ? this.ctx.rules.leftovers : this.ctx.rules.boundaries;
-    const unit = boundaryBreak(table, this.prev, before, this.out[this.out.length - 1]);
+    const unit = boundaryBreak(table[before], this.prev, this.out[this.out.length - 1]);
     if (unit === undefined) return;
     const { userTurn, lastReply } = this;
     const place = { userTurn, lastReply, next: next === undefined ? "" : anchorOf(...next) };
     const message = unit.boundary.insert(place, this.ctx.markers, this.ctx.bridgeRole);
     this.insert(unit, message);
     this.out.push(message);
-    this.prev = unit.boundary.stands;
+    this.prev = TURN[unit.boundary.stands];
     if (unit.boundary.stands === "human") this.userTurn = message.id!;
   }
 
@@ -180,7 +180,7 @@ class Rebuild {
       previous = result.index;
       this.keptResult(result, idOut(turn, slot));
     }
-    this.prev = "tools";
+    this.prev = TURN.tools;
     this.lastReply = anchorOf(turn.ai, turn.index);
   }
 
@@ -216,7 +216,7 @@ class Rebuild {
     if (sentAs === "human") {
       this.boundary("human", undefined, false);
       this.touched = false;
-      this.prev = "human";
+      this.prev = TURN.human;
       this.userTurn = anchorOf(message, index);
       if (fired.length > 0) {
         const copy = messageCopy(message, fired, this.ctx.markers);
@@ -225,10 +225,10 @@ class Rebuild {
         return;
       }
     } else if (role === "system" && isSyntheticMessage(message)) {
-      this.prev = "ai"; // a bridge stored as a SystemMessage (`bridgeRole: "system"`) stands for the reply it marks
+      this.prev = TURN.ai; // a bridge stored as a SystemMessage (`bridgeRole: "system"`) stands for the reply it marks
     } else if (role === "ai") {
       this.reply(message, index);
-      this.prev = "ai";
+      this.prev = TURN.ai;
       const cleaned = this.ctx.cleaned.get(index);
       if (cleaned !== undefined) {
         this.rewritten(unitsOf(cleaned.codes), message, index, cleaned.message);

@@ -85,6 +85,12 @@ export interface ReplyPlace {
 }
 
 /**
+ * A part of a reply, besides its content blocks, that a reply rule reads: `tool_call_chunks`, the replayed Responses
+ * `output`, `additional_kwargs.reasoning` or `.tool_outputs`, or its place in the current turn.
+ */
+export type ReplyPart = "tool_call_chunks" | "output" | "reasoning" | "tool_outputs" | "current-turn";
+
+/**
  * A rule on the blocks or items of a stored AIMessage: it finds them and writes a copy without them (or with what
  * the provider needs added). A block that must go is dropped whole; every other block stays as stored, in its
  * order, so signed blocks go out byte-identical.
@@ -97,8 +103,8 @@ export interface ReplyRule {
   order: number;
   /** Whether the rule reads `block` (a content block with a string `type`). Allocation-free. */
   readsBlock?(block: Readonly<Record<string, unknown>>, at: ReplyPlace): boolean;
-  /** Whether the rule reads `reply` for something besides its blocks (its fields, its place). Allocation-free. */
-  readsReply?(reply: Readonly<Record<string, unknown>>, at: ReplyPlace): boolean;
+  /** What else of a reply the rule reads: where a reply holds none of these (nor a block it reads), it is skipped. */
+  readsParts?: readonly ReplyPart[];
   /** Whether the rule changes `message`. Allocation-free for a reply it leaves alone. */
   finds(message: unknown, at: ReplyPlace): boolean;
   /** The copy of `message` it writes. */

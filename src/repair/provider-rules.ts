@@ -13,7 +13,7 @@ type ProviderScoped = {
 /** The patterns some providers need and others do not (`applies` has `"provider"`). */
 export type ProviderPattern = ProviderScoped;
 
-/** The models of a family that a provider's rule does not hold for, by `baseModel` name. @internal */
+/** The models of a family that a provider's rule does not hold for, by `baseModel` name. */
 export interface ModelFamily {
   models: RegExp;
   /** The provider patterns these models do not need. */
@@ -29,7 +29,7 @@ const CLAUDE_TAKES_PREFILL: ModelFamily = {
   source: "Anthropic's migration guide: prefilling assistant messages is not supported on Claude 4.6 and newer",
 };
 
-/** One provider's rules. @internal */
+/** One provider's rules. */
 export interface ProviderEntry {
   /** The provider patterns it needs. */
   patterns: readonly ProviderPattern[];

@@ -4,7 +4,7 @@
  */
 import type { PatternId } from "./patterns.js";
 import type { ReplyPlace } from "./pattern.js";
-import type { RuleSet } from "./rule-set.js";
+import { PART_BITS, type RuleSet } from "./rule-set.js";
 
 type Loose = Record<string, unknown>;
 
@@ -21,16 +21,22 @@ export interface CleanedReply {
  */
 function mayNeedCleaning(message: unknown, at: ReplyPlace, rules: RuleSet): boolean {
   const m = message as Loose;
+  const { blockReaders, parts } = rules;
+  if ((parts & PART_BITS.tool_call_chunks) !== 0 && Array.isArray(m.tool_call_chunks) && m.tool_call_chunks.length > 0)
+    return true;
+  if ((parts & PART_BITS.output) !== 0 && Array.isArray((m.response_metadata as Loose | undefined)?.output))
+    return true;
+  const kwargs = m.additional_kwargs as Loose | undefined;
+  if ((parts & PART_BITS.reasoning) !== 0 && kwargs?.reasoning !== undefined) return true;
+  if ((parts & PART_BITS.tool_outputs) !== 0 && kwargs?.tool_outputs !== undefined) return true;
+  if ((parts & PART_BITS["current-turn"]) !== 0 && at.index >= at.currentTurn) return true;
   const content = m.content;
-  const { blockReaders, replyReaders } = rules;
-  if (Array.isArray(content) && blockReaders.length > 0) {
-    for (let i = 0; i < content.length; i++) {
-      const block = content[i] as Loose | null;
-      if (typeof block !== "object" || block === null || typeof block.type !== "string") continue;
-      for (let r = 0; r < blockReaders.length; r++) if (blockReaders[r]!.readsBlock!(block, at)) return true;
-    }
+  if (!Array.isArray(content) || blockReaders.length === 0) return false;
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i] as Loose | null;
+    if (typeof block !== "object" || block === null || typeof block.type !== "string") continue;
+    for (let r = 0; r < blockReaders.length; r++) if (blockReaders[r]!.readsBlock!(block, at)) return true;
   }
-  for (let r = 0; r < replyReaders.length; r++) if (replyReaders[r]!.readsReply!(m, at)) return true;
   return false;
 }
 

@@ -31,7 +31,3 @@ export function withoutOutputItems(m: unknown, drop: (output: readonly unknown[]
     additional_kwargs: kwargs,
   });
 }
-
-/** Whether a reply holds replayed Responses output (the rules on output items read it). */
-export const holdsOutput = (reply: Readonly<Loose>): boolean =>
-  Array.isArray((reply.response_metadata as Loose | undefined)?.output);

@@ -1,11 +1,21 @@
 /**
  * Which pattern rules apply to a read, resolved once from the options and read by the engine at each place of its
  * walk: a rule applies when its unit's scope does (`anywhere`; `provider` under a provider that needs it; `model`
- * where the model is known; `leftovers` where a broken run ended or the repair made the boundary).
- * @internal
+ * where the model is known; `leftovers` where a broken run ended or the repair made the boundary). The tables are
+ * laid out for the clean check, which reads them for every message of every read: rows indexed by turn, a list per
+ * role, and the reply parts the reply rules read as bits.
  */
 import type { MessageRole } from "../messages/message-view.js";
-import type { BoundaryRule, MessageRule, PatternUnit, RemovalRule, ReplyRule, Scope, TurnState } from "./pattern.js";
+import type {
+  BoundaryRule,
+  MessageRule,
+  PatternUnit,
+  RemovalRule,
+  ReplyPart,
+  ReplyRule,
+  Scope,
+  TurnState,
+} from "./pattern.js";
 import { UNITS } from "./patterns/index.js";
 import { providerPatterns, type ProviderRules } from "./provider-rules.js";
 
@@ -14,10 +24,28 @@ export type MessageUnit = PatternUnit & { message: MessageRule };
 export type ReplyUnit = PatternUnit & { reply: ReplyRule };
 export type RemovalUnit = PatternUnit & { removal: RemovalRule };
 
-/** The boundary rules that apply, by what comes next and what came last (at most one each). */
-export type BoundaryTable = Readonly<
-  Record<BoundaryRule["before"], Readonly<Partial<Record<TurnState, BoundaryUnit>>>>
->;
+/** A {@link TurnState} as the engine tracks it: an index into the rows of a {@link BoundaryTable}. */
+export type TurnCode = 0 | 1 | 2 | 3;
+export const TURN = Object.freeze({ none: 0, human: 1, ai: 2, tools: 3 } as const satisfies Record<
+  TurnState,
+  TurnCode
+>);
+export const TURN_STATES: readonly TurnState[] = ["none", "human", "ai", "tools"];
+
+/** The boundary rule that applies after each turn (by {@link TurnCode}), for what comes next. */
+export type BoundaryRow = readonly (BoundaryUnit | undefined)[];
+export type BoundaryTable = Readonly<Record<BoundaryRule["before"], BoundaryRow>>;
+
+/** The reply parts as bits, for one test per reply of each part some rule reads. */
+export const PART_BITS = Object.freeze({
+  tool_call_chunks: 1,
+  output: 2,
+  reasoning: 4,
+  tool_outputs: 8,
+  "current-turn": 16,
+} as const satisfies Record<ReplyPart, number>);
+
+type ByRole<T> = Readonly<Record<MessageRole, readonly T[]>>;
 
 export interface RuleSet {
   /** The boundary rules of the history as stored. */
@@ -25,31 +53,36 @@ export interface RuleSet {
   /** The boundary rules where a broken run ended or the repair made the boundary: the `leftovers` ones too. */
   leftovers: BoundaryTable;
   /** The message rules, by the role of the message they read. */
-  messages: Readonly<Record<MessageRule["role"], readonly MessageUnit[]>>;
+  messages: ByRole<MessageUnit>;
+  /** The removal rules, by the role of the message they read. */
+  removals: ByRole<RemovalUnit>;
   /** The reply rules, in the order they run. */
   replies: readonly ReplyUnit[];
-  /** Of those, the ones that read content blocks, and the ones that read a reply's other fields or its place. */
+  /** Of those, the ones that read content blocks. */
   blockReaders: readonly ReplyRule[];
-  replyReaders: readonly ReplyRule[];
-  /** The removal rules, by the role of the message they read. */
-  removals: Readonly<Partial<Record<MessageRole, readonly RemovalUnit[]>>>;
+  /** The reply parts any of them reads, as {@link PART_BITS}. */
+  parts: number;
 }
 
 const ALL: readonly PatternUnit[] = Object.values(UNITS);
 
 function boundaryTable(units: readonly PatternUnit[]): BoundaryTable {
-  const table = { human: {}, ai: {}, "request-end": {} } as Record<
-    BoundaryRule["before"],
-    Partial<Record<TurnState, BoundaryUnit>>
-  >;
-  for (const unit of units) if (unit.boundary) table[unit.boundary.before][unit.boundary.after] = unit as BoundaryUnit;
-  return table;
+  const row = (before: BoundaryRule["before"]): BoundaryRow =>
+    TURN_STATES.map((after) =>
+      units.find((unit): unit is BoundaryUnit => unit.boundary?.before === before && unit.boundary.after === after),
+    );
+  return Object.freeze({ human: row("human"), ai: row("ai"), "request-end": row("request-end") });
 }
 
-function byRole<U extends PatternUnit>(units: readonly U[], roleOf: (unit: U) => string): Record<string, U[]> {
-  const out: Record<string, U[]> = {};
-  for (const unit of units) (out[roleOf(unit)] ??= []).push(unit);
-  return out;
+function byRole<U extends PatternUnit>(units: readonly U[], roleOf: (unit: U) => MessageRole): ByRole<U> {
+  const of = (role: MessageRole) => units.filter((unit) => roleOf(unit) === role);
+  return Object.freeze({
+    human: of("human"),
+    ai: of("ai"),
+    tool: of("tool"),
+    system: of("system"),
+    other: of("other"),
+  });
 }
 
 function ruleSetOf(applies: (unit: PatternUnit, scope: Scope) => boolean): RuleSet {
@@ -59,14 +92,16 @@ function ruleSetOf(applies: (unit: PatternUnit, scope: Scope) => boolean): RuleS
     .sort((a, b) => a.reply.order - b.reply.order);
   const messages = active.filter((unit): unit is MessageUnit => unit.message !== undefined);
   const removals = active.filter((unit): unit is RemovalUnit => unit.removal !== undefined);
+  let parts = 0;
+  for (const { reply } of replies) for (const part of reply.readsParts ?? []) parts |= PART_BITS[part];
   return Object.freeze({
     boundaries: boundaryTable(active),
     leftovers: boundaryTable(ALL.filter((unit) => active.includes(unit) || unit.applies.includes("leftovers"))),
-    messages: { human: [], tool: [], system: [], ...byRole(messages, (unit) => unit.message.role) },
+    messages: byRole(messages, (unit) => unit.message.role),
+    removals: byRole(removals, (unit) => unit.removal.role),
     replies,
     blockReaders: replies.map((unit) => unit.reply).filter((rule) => rule.readsBlock !== undefined),
-    replyReaders: replies.map((unit) => unit.reply).filter((rule) => rule.readsReply !== undefined),
-    removals: byRole(removals, (unit) => unit.removal.role),
+    parts,
   });
 }
 
@@ -89,15 +124,36 @@ export function ruleSetFor(provider: ProviderRules | undefined, model: string | 
   return rules;
 }
 
-/** The boundary rule that breaks between `prev` and `before` in `table`, if any; `last` is the message before it. */
-export function boundaryBreak(
-  table: BoundaryTable,
-  prev: TurnState,
-  before: BoundaryRule["before"],
-  last?: unknown,
-): BoundaryUnit | undefined {
-  const unit = table[before][prev];
+/** The boundary rule of `row` that breaks after `prev`, if any; `last` is the message before the boundary. */
+export function boundaryBreak(row: BoundaryRow, prev: TurnCode, last?: unknown): BoundaryUnit | undefined {
+  const unit = row[prev];
   return unit === undefined || unit.boundary.exempt?.(last) ? undefined : unit;
+}
+
+/** The list of `role` in `lists`: a switch, so every read of it is a named one (this runs for every message). */
+export function ofRole<T>(lists: ByRole<T>, role: MessageRole): readonly T[] {
+  switch (role) {
+    case "human":
+      return lists.human;
+    case "ai":
+      return lists.ai;
+    case "tool":
+      return lists.tool;
+    case "system":
+      return lists.system;
+    default:
+      return lists.other;
+  }
+}
+
+/** The removal rule of `units` (a role's) that removes `message` (with `callCount` calls), if any. */
+export function removalAmong(
+  units: readonly RemovalUnit[],
+  message: unknown,
+  callCount: number,
+): RemovalUnit | undefined {
+  for (let i = 0; i < units.length; i++) if (units[i]!.removal.removes(message, callCount)) return units[i];
+  return undefined;
 }
 
 /** The removal rule that removes `message` (of `role`, with `callCount` calls), if any. */
@@ -107,9 +163,7 @@ export function removalOf(
   message: unknown,
   callCount: number,
 ): RemovalUnit | undefined {
-  const units = rules.removals[role];
-  if (units !== undefined) for (const unit of units) if (unit.removal.removes(message, callCount)) return unit;
-  return undefined;
+  return removalAmong(ofRole(rules.removals, role), message, callCount);
 }
 
 const NONE: readonly MessageUnit[] = Object.freeze([]);
@@ -122,13 +176,13 @@ export function messageRulesOf(
   rules: RuleSet,
   role: MessageRole,
   message: unknown,
-  prev: TurnState,
+  prev: TurnCode,
 ): readonly MessageUnit[] {
-  const units = rules.messages[role as MessageRule["role"]];
-  if (units === undefined) return NONE;
+  const units = ofRole(rules.messages, role);
+  if (units.length === 0) return NONE;
   let found: MessageUnit[] | undefined;
   for (const unit of units) {
-    if (!unit.message.finds(message, prev)) continue;
+    if (!unit.message.finds(message, TURN_STATES[prev]!)) continue;
     (found ??= []).push(unit);
     const sendAs = unit.message.sendAs;
     if (sendAs !== undefined) found.push(...messageRulesOf(rules, sendAs, message, prev));

@@ -8,9 +8,9 @@ import {
 } from "../messages/message-view.js";
 import { baseModel } from "../messages/anthropic-blocks.js";
 import type { EndKind } from "./emit.js";
-import type { ReplyPlace, TurnState } from "./pattern.js";
+import type { ReplyPlace } from "./pattern.js";
 import { needsCleaning } from "./reply-cleaning.js";
-import { boundaryBreak, messageRulesOf, removalOf, type RuleSet } from "./rule-set.js";
+import { boundaryBreak, messageRulesOf, ofRole, removalAmong, TURN, type RuleSet, type TurnCode } from "./rule-set.js";
 import { isSyntheticMessage } from "./synthetic.js";
 import { addId, addValidId, resetIds } from "./unique-ids.js";
 
@@ -83,7 +83,7 @@ export function endsOpen(messages: readonly unknown[]): boolean {
  * Whether the rebuild would change nothing in `messages`: `messages[0, tailStart)` breaks no rule that applies, nor
  * does the boundary with what follows it (the tail's first message, or, when the end is closed, the new HumanMessage
  * the next turn will append). It reads the same rules as the rebuild, through the same lookups (`boundaryBreak`,
- * `messageRulesOf`, `removalOf`, `needsCleaning`), and the pairing the rebuild makes: each call's result right
+ * `messageRulesOf`, `removalAmong`, `needsCleaning`), and the pairing the rebuild makes: each call's result right
  * after its AIMessage, in call order (B, D, E, F), every call in `tool_calls` (G), every id valid and unique (I).
  * A property test holds it to the rebuild on generated histories.
  *
@@ -93,7 +93,9 @@ export function endsOpen(messages: readonly unknown[]): boolean {
 export function isWellFormed(messages: readonly unknown[], tailStart: number, closing: Closing): boolean {
   const { rules, end } = closing;
   const table = rules.boundaries;
-  let prev: TurnState = "none";
+  const toolRules = rules.messages.tool;
+  const replyRemovals = rules.removals.ai;
+  let prev: TurnCode = TURN.none;
   let calls: readonly unknown[] = NO_CALLS;
   let answered = 0;
   let place: ReplyPlace | undefined;
@@ -104,17 +106,17 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
     if (answered < calls.length) {
       // The results come right after their AIMessage, one per call, in call order.
       if (role !== "tool" || rawToolCallIdOf(message) !== rawCallId(calls[answered])) return false;
-      if (messageRulesOf(rules, role, message, prev).length > 0) return false;
+      if (toolRules.length > 0 && messageRulesOf(rules, role, message, prev).length > 0) return false;
       answered++;
       continue;
     }
     if (role === "tool") return false; // a result with no call left to answer
     if (role === "ai") {
-      if (boundaryBreak(table, prev, "ai") !== undefined) return false;
+      if (boundaryBreak(table.ai, prev) !== undefined) return false;
       const toolCalls = (message as { tool_calls?: unknown }).tool_calls;
       calls = Array.isArray(toolCalls) ? toolCalls : NO_CALLS;
       answered = 0;
-      if (removalOf(rules, role, message, calls.length) !== undefined || hasHiddenCalls(message)) return false;
+      if (removalAmong(replyRemovals, message, calls.length) !== undefined || hasHiddenCalls(message)) return false;
       place ??= replyPlace(messages, tailStart, closing);
       place.index = i;
       if (needsCleaning(message, place, rules)) return false;
@@ -123,24 +125,24 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
         if (typeof call !== "object" || call === null) return false;
         if (!addValidId(rawCallId(call))) return false;
       }
-      prev = calls.length > 0 ? "tools" : "ai";
+      prev = calls.length > 0 ? TURN.tools : TURN.ai;
       continue;
     }
-    if (removalOf(rules, role, message, 0) !== undefined) return false;
-    if (messageRulesOf(rules, role, message, prev).length > 0) return false;
+    if (removalAmong(ofRole(rules.removals, role), message, 0) !== undefined) return false;
+    if (ofRole(rules.messages, role).length > 0 && messageRulesOf(rules, role, message, prev).length > 0) return false;
     if (role === "human") {
-      if (boundaryBreak(table, prev, "human") !== undefined) return false;
-      prev = "human";
+      if (boundaryBreak(table.human, prev) !== undefined) return false;
+      prev = TURN.human;
     } else if (role === "system" && isSyntheticMessage(message)) {
-      prev = "ai"; // a marker sent as a SystemMessage (`bridgeRole: "system"`) stands for the reply it marks
+      prev = TURN.ai; // a marker sent as a SystemMessage (`bridgeRole: "system"`) stands for the reply it marks
     }
   }
   if (answered < calls.length || !tailIdsFree(messages, tailStart)) return false;
   if (tailStart < messages.length) {
     const first = roleOf(messages[tailStart]);
     if (first !== "human" && first !== "ai") return true;
-    return boundaryBreak(table, prev, first) === undefined;
+    return boundaryBreak(table[first], prev) === undefined;
   }
-  if (end === "open") return boundaryBreak(table, prev, "request-end", messages[tailStart - 1]) === undefined;
-  return boundaryBreak(end === "leftovers" ? rules.leftovers : table, prev, "human") === undefined;
+  if (end === "open") return boundaryBreak(table["request-end"], prev, messages[tailStart - 1]) === undefined;
+  return boundaryBreak((end === "leftovers" ? rules.leftovers : table).human, prev) === undefined;
 }

@@ -16,7 +16,7 @@ export const M = definePattern({
   reply: {
     order: 1,
     readsBlock: isStreamOnlyBlock,
-    readsReply: (reply) => Array.isArray(reply.tool_call_chunks) && reply.tool_call_chunks.length > 0,
+    readsParts: ["tool_call_chunks"],
     finds: hasStreamLeftovers,
     fix: (m) => withContent(m, (block) => !isStreamOnlyBlock(block)),
   },

@@ -1,6 +1,6 @@
 import { hasLoneReasoningItem, isLoneReasoningItem } from "../../messages/responses-items.js";
 import { definePattern } from "../pattern.js";
-import { holdsOutput, withoutOutputItems } from "../reply-copies.js";
+import { withoutOutputItems } from "../reply-copies.js";
 
 export const P = definePattern({
   code: "P",
@@ -13,7 +13,7 @@ export const P = definePattern({
   reply: {
     // After U and V: a reasoning item whose hosted-tool item they dropped is left lone.
     order: 7,
-    readsReply: holdsOutput,
+    readsParts: ["output"],
     finds: hasLoneReasoningItem,
     fix: (m) => withoutOutputItems(m, isLoneReasoningItem),
   },

@@ -17,7 +17,7 @@ export const T = definePattern({
   reply: {
     // Last: it signs the calls the reply goes out with, after every other rule wrote its copy.
     order: 8,
-    readsReply: (_, at) => at.index >= at.currentTurn,
+    readsParts: ["current-turn"],
     finds: (m, at) => at.index >= at.currentTurn && unsignedFirstCall(m) !== undefined,
     fix: (m, at) => {
       const kwargs = ((m as Loose).additional_kwargs ?? {}) as Loose;

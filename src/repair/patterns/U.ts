@@ -1,6 +1,6 @@
 import { hasUnfinishedHostedItem, isUnfinishedHostedItem, replayedOutput } from "../../messages/responses-items.js";
 import { definePattern } from "../pattern.js";
-import { holdsOutput, withoutOutputItems } from "../reply-copies.js";
+import { withoutOutputItems } from "../reply-copies.js";
 import { replyWith } from "../rewrite.js";
 
 type Loose = Record<string, unknown>;
@@ -16,8 +16,7 @@ export const U = definePattern({
   applies: ["anywhere"],
   reply: {
     order: 5,
-    readsReply: (reply) =>
-      holdsOutput(reply) || (reply.additional_kwargs as Loose | undefined)?.tool_outputs !== undefined,
+    readsParts: ["output", "tool_outputs"],
     finds: hasUnfinishedHostedItem,
     fix: (m) => {
       const kwargs = (m as Loose).additional_kwargs as Loose | undefined;

@@ -1,6 +1,6 @@
 import { hasUnkeptReasoning, isUnkeptOutputReasoning, replayedOutput } from "../../messages/responses-items.js";
 import { definePattern } from "../pattern.js";
-import { holdsOutput, withoutOutputItems } from "../reply-copies.js";
+import { withoutOutputItems } from "../reply-copies.js";
 import { replyWith } from "../rewrite.js";
 
 type Loose = Record<string, unknown>;
@@ -15,8 +15,7 @@ export const V = definePattern({
   applies: ["anywhere"],
   reply: {
     order: 6,
-    readsReply: (reply) =>
-      holdsOutput(reply) || (reply.additional_kwargs as Loose | undefined)?.reasoning !== undefined,
+    readsParts: ["output", "reasoning"],
     finds: (m, at) => hasUnkeptReasoning(m, at.store),
     fix: (m, at) => {
       if (replayedOutput(m)) {

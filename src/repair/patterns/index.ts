@@ -30,7 +30,7 @@ import { X } from "./X.js";
 import { Y } from "./Y.js";
 import { Z } from "./Z.js";
 
-/** @internal */
+/** Every unit, by code. */
 export const UNITS = Object.freeze({
   A,
   B,
