@@ -6,6 +6,7 @@ import { FastJsonPlusSerializer } from "../serde/fast-jsonplus-serializer.js";
 import { readSql, type ReadRow } from "./read-sql.js";
 import { groupRows, type StoredCheckpoint, type StoredValue } from "./stored-checkpoints.js";
 import { textQuery } from "./text-rows.js";
+import { InvalidOptionError } from "../repair/errors.js";
 
 /** Options of {@link FastPostgresSaver}, the same as `PostgresSaver`'s. */
 export interface FastPostgresSaverOptions {
@@ -55,7 +56,10 @@ export class FastPostgresSaver extends PostgresSaver {
     const schema = options?.schema ?? "public";
     if (typeof schema !== "string" || schema.includes('"')) {
       const shown = JSON.stringify(schema);
-      throw new Error(`FastPostgresSaver: invalid schema ${shown}; pass a schema name without double quotes.`);
+      throw new InvalidOptionError(
+        `FastPostgresSaver: invalid schema ${shown}; pass a schema name without double quotes.`,
+        { option: "schema", value: schema },
+      );
     }
     super(pool, serde ?? new FastJsonPlusSerializer(), { ...options, schema });
     this.readPool = pool;

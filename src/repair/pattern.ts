@@ -121,6 +121,8 @@ export interface RemovalRule {
 /** One pattern as users see it: its descriptive name (`Repair.kind`), the shape it repairs, what the repair does, and where. */
 export interface Pattern {
   kind: string;
+  /** The shape in one line, as the README's table has it. */
+  summary: string;
   shape: string;
   repair: string;
   /** Where the repair applies; a pattern in two scopes says in `shape` which occurrences are which. */

@@ -14,9 +14,9 @@ export type PatternId = keyof typeof UNITS;
 export const PATTERNS: { readonly [K in PatternId]: Readonly<Pattern> & Pick<(typeof UNITS)[K], "kind" | "applies"> } =
   Object.freeze(
     Object.fromEntries(
-      Object.entries(UNITS).map(([code, { kind, shape, repair, applies }]) => [
+      Object.entries(UNITS).map(([code, { kind, summary, shape, repair, applies }]) => [
         code,
-        Object.freeze({ kind, shape, repair, applies }),
+        Object.freeze({ kind, summary, shape, repair, applies }),
       ]),
     ),
   ) as never;

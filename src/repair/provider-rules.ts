@@ -15,6 +15,8 @@ export type ProviderPattern = ProviderScoped;
 
 /** The models of a family that a provider's rule does not hold for, by `baseModel` name. */
 export interface ModelFamily {
+  /** The family, as the docs name it. */
+  name: string;
   models: RegExp;
   /** The provider patterns these models do not need. */
   lifts: readonly ProviderPattern[];
@@ -24,6 +26,7 @@ export interface ModelFamily {
 
 /** Claude models before 4.6, which still take an assistant prefill: a request may end on a reply (Z). */
 const CLAUDE_TAKES_PREFILL: ModelFamily = {
+  name: "Claude models before 4.6",
   models: /^claude-(\d|instant)|^claude-(opus|sonnet|haiku)-4(-[0-5])?$/,
   lifts: ["Z"],
   source: "Anthropic's migration guide: prefilling assistant messages is not supported on Claude 4.6 and newer",
@@ -33,32 +36,50 @@ const CLAUDE_TAKES_PREFILL: ModelFamily = {
 export interface ProviderEntry {
   /** The provider patterns it needs. */
   patterns: readonly ProviderPattern[];
+  /** The provider's documented rules and error texts that need them. */
+  source: string;
   /** Model families (known from the `model` option) for which some of them are lifted. */
   families?: readonly ModelFamily[];
 }
 
 /** The provider patterns each provider needs, as its API answers the LangChain client's requests. */
 export const PROVIDER_RULES = Object.freeze({
-  // Chat Completions and Responses take turns in any order, a request that ends on a reply, empty turns and a
-  // SystemMessage anywhere.
-  openai: { patterns: [] },
-  // "first message must use the user role", "roles must alternate": as the emulator models it, strict where reports
-  // disagree (the Messages API combines consecutive user turns, so a user turn may follow one). "all messages must
-  // have non-empty content"; a SystemMessage not first is sent in place and only the newest models take it; Claude
-  // 4.6 and newer take no prefill.
-  anthropic: { patterns: ["J", "K", "X", "Y", "Z"], families: [CLAUDE_TAKES_PREFILL] },
-  // "First content should be with role 'user'", "multiturn requests alternate between user and model" (function
-  // responses are turns of their own, so a user turn may follow them), "contents.parts must not be empty", "System
-  // message should be the first one" (the client), "multiturn requests ends with a user role or a function
-  // response", and Gemini 3's thought signatures on the current turn's calls.
-  gemini: { patterns: ["A", "J", "K", "T", "X", "Y", "Z"] },
-  // Converse: "A conversation must start with a user message", "must alternate between user and assistant roles"
-  // (tool results are a user turn), blank text rejected (a tool result's too), an empty user turn refused by the
-  // client, no prefill on Claude 4.6 and newer. Every SystemMessage is moved to `system`, wherever it is.
-  bedrock: { patterns: ["A", "C", "J", "K", "W", "X", "Z"], families: [CLAUDE_TAKES_PREFILL] },
-  // "Unexpected role 'user' after role 'tool'", "Unexpected role 'system' after role 'assistant'", "Expected last
-  // role User or Tool (or Assistant with prefix True)".
-  mistral: { patterns: ["C", "Y", "Z"] },
+  openai: {
+    patterns: [],
+    source:
+      "Chat Completions and Responses take turns in any order, a request that ends on a reply, empty turns and a " +
+      "SystemMessage anywhere",
+  },
+  anthropic: {
+    patterns: ["J", "K", "X", "Y", "Z"],
+    families: [CLAUDE_TAKES_PREFILL],
+    source:
+      '"first message must use the user role", "roles must alternate" (strict where reports disagree: the Messages ' +
+      'API combines consecutive user turns), "all messages must have non-empty content"; a SystemMessage not first ' +
+      "is sent in place and only the newest models take it; Claude 4.6 and newer take no prefill",
+  },
+  gemini: {
+    patterns: ["A", "J", "K", "T", "X", "Y", "Z"],
+    source:
+      '"First content should be with role \'user\'", "multiturn requests alternate between user and model" (function ' +
+      'responses are turns of their own), "contents.parts must not be empty", "System message should be the first ' +
+      'one" (the client), "multiturn requests ends with a user role or a function response", and Gemini 3\'s thought ' +
+      "signatures on the current turn's calls",
+  },
+  bedrock: {
+    patterns: ["A", "C", "J", "K", "W", "X", "Z"],
+    families: [CLAUDE_TAKES_PREFILL],
+    source:
+      'Converse: "A conversation must start with a user message", "must alternate between user and assistant roles" ' +
+      "(tool results are a user turn), blank text rejected (a tool result's too), an empty user turn refused by the " +
+      "client, no prefill on Claude 4.6 and newer; every SystemMessage is moved to `system`, wherever it is",
+  },
+  mistral: {
+    patterns: ["C", "Y", "Z"],
+    source:
+      "\"Unexpected role 'user' after role 'tool'\", \"Unexpected role 'system' after role 'assistant'\", \"Expected last " +
+      'role User or Tool (or Assistant with prefix True)"',
+  },
 } as const satisfies Record<string, ProviderEntry>);
 
 /** A provider whose own rules the sanitizer knows. */

@@ -4,6 +4,7 @@ import { bridgeMessage } from "../synthetic.js";
 export const A = definePattern({
   code: "A",
   kind: "missing-reply",
+  summary: "two user turns in a row (one a run never answered)",
   shape:
     "a HumanMessage with no reply before the next one. Leftovers: the user turn a run stopped midway never " +
     "answered (or it ended on), closed when new input follows. Role order: two stored user turns in a row, " +

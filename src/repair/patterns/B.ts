@@ -9,6 +9,7 @@ import { recoveredResult } from "./N.js";
 export const B = definePattern({
   code: "B",
   kind: "unanswered-tool-calls",
+  summary: "tool calls with no result",
   shape: "AIMessage whose tool calls have no ToolMessage at all",
   repair: "insert a placeholder ToolMessage (status error) for each call",
   applies: ["anywhere"],

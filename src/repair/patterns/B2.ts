@@ -4,6 +4,7 @@ import { definePattern } from "../pattern.js";
 export const B2 = definePattern({
   code: "B2",
   kind: "partly-answered-tool-calls",
+  summary: "parallel tool calls partly answered",
   shape: "AIMessage with parallel tool calls only partly answered",
   repair: "insert a placeholder ToolMessage for each unanswered call",
   applies: ["anywhere"],

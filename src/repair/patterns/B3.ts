@@ -4,6 +4,7 @@ import { definePattern } from "../pattern.js";
 export const B3 = definePattern({
   code: "B3",
   kind: "unanswered-hidden-call",
+  summary: "a call from outside tool_calls (an invalid call) never answered",
   shape: "a call sent from outside tool_calls (typically an invalid call: truncated arguments) never answered",
   repair: "insert a placeholder ToolMessage for it, once the call is in tool_calls (pattern G)",
   applies: ["anywhere"],

@@ -4,6 +4,7 @@ import { closingMessage } from "../synthetic.js";
 export const C = definePattern({
   code: "C",
   kind: "unclosed-tool-results",
+  summary: "tool results with no reply before the next user turn or the end",
   shape:
     "a run of ToolMessages not closed by an AIMessage before the next HumanMessage or the end. Leftovers: the " +
     "results of a turn the repair had to answer, or the end of a run that stopped midway, when new input " +

@@ -8,6 +8,7 @@ import { definePattern } from "../pattern.js";
 export const D = definePattern({
   code: "D",
   kind: "orphan-tool-result",
+  summary: "a tool result whose call no earlier reply made",
   shape: "orphan ToolMessage: no earlier AIMessage made its call",
   repair: "remove it (it is reported whole)",
   applies: ["anywhere"],

@@ -9,6 +9,7 @@ import { definePattern } from "../pattern.js";
 export const E = definePattern({
   code: "E",
   kind: "misplaced-tool-result",
+  summary: "a tool result out of place or out of call order",
   shape: "tool result not right after its call, or results out of call order",
   repair: "move it into place after its AIMessage, in call order",
   applies: ["anywhere"],

@@ -5,6 +5,7 @@ import { isSyntheticMessage } from "../synthetic.js";
 export const F = definePattern({
   code: "F",
   kind: "duplicate-tool-result",
+  summary: "two results for one call",
   shape: "two results for one tool_call_id",
   repair: "keep one (a real result over a sanitizer placeholder, else the first) and remove the other",
   applies: ["anywhere"],

@@ -4,6 +4,7 @@ import type { Turn } from "../turn.js";
 export const G = definePattern({
   code: "G",
   kind: "call-outside-tool-calls",
+  summary: "a call some integrations send that tool_calls does not hold",
   shape:
     "AIMessage with a call some integrations send and others do not: additional_kwargs.tool_calls while " +
     "tool_calls is empty, or a content tool_use/tool_call/function_call block or a Responses output " +

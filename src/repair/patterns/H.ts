@@ -4,6 +4,7 @@ import { definePattern } from "../pattern.js";
 export const H = definePattern({
   code: "H",
   kind: "empty-reply",
+  summary: "an empty reply",
   shape: "empty AIMessage: no text and no tool calls",
   repair: "remove it (reported whole); if that leaves the turn open at the end, close it with a marker (A or C)",
   applies: ["anywhere"],

@@ -6,6 +6,7 @@ import { addValidId, hashText, resetIds } from "../unique-ids.js";
 export const I = definePattern({
   code: "I",
   kind: "invalid-call-id",
+  summary: "a call id providers reject, or one reused",
   shape: "call id providers reject: empty, blank, not [A-Za-z0-9_-], over 40 characters, or reused by a later call",
   repair:
     "give the call and its results one deterministic replacement id (copies); of calls sharing an id the last keeps it",

@@ -4,6 +4,7 @@ import { openingMessage } from "../synthetic.js";
 export const J = definePattern({
   code: "J",
   kind: "leading-reply",
+  summary: "a history that starts with a reply",
   shape:
     "the history starts (after any SystemMessage) with an AIMessage: the messages before it were trimmed or " +
     "deleted, or it is an app's opening greeting",

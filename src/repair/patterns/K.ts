@@ -4,6 +4,7 @@ import { betweenRepliesMessage } from "../synthetic.js";
 export const K = definePattern({
   code: "K",
   kind: "consecutive-replies",
+  summary: "two replies in a row",
   shape:
     "an AIMessage right after an AIMessage without tool calls: a partial answer kept on stop, then a regenerated " +
     "one, or two agents' replies (a supervisor's handoff back)",

@@ -4,6 +4,7 @@ import { definePattern } from "../pattern.js";
 export const L = definePattern({
   code: "L",
   kind: "leftover-remove-message",
+  summary: "a RemoveMessage left in the list",
   shape: "a RemoveMessage left in the stored list (a reducer that does not apply removals), which no converter sends",
   repair: "remove it (it is reported whole)",
   applies: ["anywhere"],

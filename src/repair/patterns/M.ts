@@ -5,6 +5,7 @@ import { withContent } from "../reply-copies.js";
 export const M = definePattern({
   code: "M",
   kind: "unfinished-stream-chunk",
+  summary: "a reply saved mid-stream, its call cut off",
   shape:
     "an AIMessage saved mid-stream: a call's input streamed into content blocks only a stream carries " +
     "(input_json_delta, tool_call_chunk) stops before its JSON ends, or a call chunk's arguments do; no provider " +

@@ -6,6 +6,7 @@ import { idOut, type ToolResult, type Turn } from "../turn.js";
 export const N = definePattern({
   code: "N",
   kind: "stranded-tool-result",
+  summary: "finished tool results stranded in pendingWrites",
   shape: "finished tool results stranded in pendingWrites while their call is unanswered",
   repair: "use the real result instead of a placeholder, and drop that pending write",
   applies: ["anywhere"],

@@ -5,6 +5,7 @@ import { withoutOutputItems } from "../reply-copies.js";
 export const P = definePattern({
   code: "P",
   kind: "lone-reasoning-item",
+  summary: "a Responses reasoning item without the item that followed it",
   shape:
     "a Responses reasoning item stored without the item that followed it (a partial reply saved on stop), " +
     "which the Responses API rejects",

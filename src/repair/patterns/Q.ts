@@ -11,6 +11,7 @@ const visitUnpaired = (m: unknown, at: ReplyPlace, visit: (position: number) => 
 export const Q = definePattern({
   code: "Q",
   kind: "unpaired-server-tool-block",
+  summary: "a server tool's use without its result, or a result without its use",
   shape:
     "an Anthropic server tool's block without its other half: a server_tool_use (web search, web fetch, code " +
     "execution) whose *_tool_result never came (a stream cut off, or a client that drops that result block), or a " +

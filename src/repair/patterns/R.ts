@@ -8,6 +8,7 @@ const signed = (block: Readonly<Record<string, unknown>>) =>
 export const R = definePattern({
   code: "R",
   kind: "unsigned-thinking-block",
+  summary: "a thinking block cut off before its signature",
   shape:
     "a thinking block cut off before its signature (signature empty or missing, as a stopped stream leaves it), or " +
     "a redacted_thinking block without its data: Anthropic rejects it. A Gemini reply's thought parts need no " +

@@ -5,6 +5,7 @@ import { withContent } from "../reply-copies.js";
 export const S = definePattern({
   code: "S",
   kind: "foreign-thinking-block",
+  summary: "thinking blocks another model signed",
   shape:
     "thinking or redacted_thinking blocks of a reply another model made (a fallback, a model switch): Anthropic " +
     "checks each signature against the model it calls",

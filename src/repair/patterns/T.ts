@@ -7,6 +7,7 @@ type Loose = Record<string, unknown>;
 export const T = definePattern({
   code: "T",
   kind: "unsigned-gemini-call",
+  summary: "a Gemini 3 call that lost its thought signature",
   shape:
     "a reply of the current turn whose first call lost its Gemini thought signature (a message rewritten or " +
     "merged, or a call another model made): Gemini 3 rejects it",

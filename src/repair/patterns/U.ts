@@ -8,6 +8,7 @@ type Loose = Record<string, unknown>;
 export const U = definePattern({
   code: "U",
   kind: "unfinished-hosted-tool-item",
+  summary: "a Responses hosted-tool item stored unfinished",
   shape:
     "a Responses hosted-tool item (web search, file search, code interpreter, image generation, MCP, shell, tool " +
     "search) stored before it finished (status in_progress, searching, interpreting, generating, calling or " +

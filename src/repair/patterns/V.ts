@@ -8,6 +8,7 @@ type Loose = Record<string, unknown>;
 export const V = definePattern({
   code: "V",
   kind: "unkept-reasoning-item",
+  summary: "a Responses reasoning item the API never kept",
   shape:
     "a Responses reasoning item the API cannot find: kept only by its id (no encrypted_content) from a response " +
     "that never completed (a partial reply saved on stop), or that store: false never kept",

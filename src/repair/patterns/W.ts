@@ -4,6 +4,7 @@ import { definePattern } from "../pattern.js";
 export const W = definePattern({
   code: "W",
   kind: "empty-tool-result",
+  summary: "an empty tool result",
   shape: "a ToolMessage with no text (a tool that returned nothing): Bedrock rejects its blank toolResult",
   repair: "rewrite a copy with a marker text",
   applies: ["provider"],

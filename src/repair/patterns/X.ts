@@ -4,6 +4,7 @@ import { definePattern } from "../pattern.js";
 export const X = definePattern({
   code: "X",
   kind: "empty-user-turn",
+  summary: "an empty user turn",
   shape: "a HumanMessage with no content (an empty send): Anthropic, Gemini and Bedrock reject it",
   repair: "rewrite a copy with a marker text",
   applies: ["provider"],

@@ -4,6 +4,7 @@ import { isSyntheticMessage } from "../synthetic.js";
 export const Y = definePattern({
   code: "Y",
   kind: "system-message-mid-history",
+  summary: "a SystemMessage mid-history",
   shape:
     "a SystemMessage after the conversation started (a summary, an instruction added mid-run): Anthropic (but " +
     "its newest models), Gemini and Mistral reject it",

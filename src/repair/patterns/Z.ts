@@ -5,6 +5,7 @@ import { continueMessage } from "../synthetic.js";
 export const Z = definePattern({
   code: "Z",
   kind: "request-ends-on-reply",
+  summary: "a model request that ends on a reply",
   shape:
     "a model request that ends on a reply (the middleware's requests; a read is followed by new input): the models " +
     "without assistant prefill (Claude 4.6 and newer), Gemini and Mistral reject it, and so does every provider where " +
