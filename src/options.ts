@@ -3,6 +3,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { resolveMarkers, type MarkerOption, type MarkerTexts } from "./repair/markers.js";
 import { PROVIDER_RULE_NAMES, type ProviderRules } from "./repair/provider-rules.js";
 import { BRIDGE_ROLES, type BridgeRole } from "./repair/synthetic.js";
+import { assertTelemetryOption, type TelemetryOption } from "./telemetry/read-telemetry.js";
 
 /** Throws a `TypeError` naming `name` unless `value` is one of `allowed`. */
 export function assertOneOf<T>(name: string, value: unknown, allowed: readonly T[]): asserts value is T {
@@ -69,6 +70,14 @@ export interface SharedRepairOptions<Event> {
    * @default as each reply records it (a streamed one does)
    */
   store?: boolean;
+  /**
+   * OpenTelemetry metrics of every read and an event on the active span for each repair (docs/observability.md),
+   * recorded through `@opentelemetry/api` when the app has it installed: without an SDK they cost next to nothing,
+   * and without the package nothing is loaded. `false` turns them off; `{ meterProvider }` records to that provider
+   * instead of the global one.
+   * @default true
+   */
+  telemetry?: TelemetryOption;
 }
 
 /** {@link SharedRepairOptions} once validated: what to pass to `repairMessages`, and the hook. @internal */
@@ -81,6 +90,7 @@ export interface ResolvedRepairOptions<Event> {
     store?: boolean;
   };
   onRepair: ((event: Event) => void) | undefined;
+  telemetry: TelemetryOption | undefined;
 }
 
 /**
@@ -94,6 +104,7 @@ export function resolveRepairOptions<Event>(options: SharedRepairOptions<Event>)
   if (options.bridgeRole !== undefined) assertOneOf("bridgeRole", options.bridgeRole, BRIDGE_ROLES);
   if (options.provider !== undefined) assertOneOf("provider", options.provider, PROVIDER_RULE_NAMES);
   assertModelName(options.model);
+  assertTelemetryOption(options.telemetry);
   const markers = resolveMarkers(options.markers);
   return {
     repair: {
@@ -104,6 +115,7 @@ export function resolveRepairOptions<Event>(options: SharedRepairOptions<Event>)
       ...(options.store !== undefined ? { store: assertStore(options.store) } : {}),
     },
     onRepair: options.onRepair,
+    telemetry: options.telemetry,
   };
 }
 

@@ -26,6 +26,7 @@ import { ReadDecisions, decisionFor } from "./read-decisions.js";
 import { runContextOf, type ThreadActivity } from "./run-context.js";
 import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "./sanitize-tuple.js";
 import { tailModeForGetTuple, tailModeForList, type ReadKnowledge } from "./tail-policy.js";
+import { ReadTelemetry, type TelemetryOption } from "../telemetry/read-telemetry.js";
 
 /** How many input checkpoints in a row a read looks past for stranded results (runs cancelled right after their input). */
 const MAX_INPUT_ANCESTORS = 8;
@@ -89,6 +90,7 @@ export interface ResolvedSanitizerOptions {
   settings: TupleRepairSettings;
   onRepair: ((event: RepairEvent) => void) | undefined;
   breakpoints: Breakpoints | undefined;
+  telemetry: TelemetryOption | undefined;
 }
 
 /**
@@ -100,12 +102,13 @@ export function resolveSanitizerOptions(options: SanitizingCheckpointerOptions =
   const policy = options.policy ?? "auto";
   assertOneOf("policy", policy, POLICIES);
   assertChannels(options.channels);
-  const { repair, onRepair } = resolveRepairOptions(options);
+  const { repair, onRepair, telemetry } = resolveRepairOptions(options);
   const breakpoints = resolveBreakpoints(options);
   return {
     policy,
     onRepair,
     breakpoints,
+    telemetry,
     settings: { channels: options.channels ? [...options.channels] : undefined, repair },
   };
 }
@@ -144,6 +147,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   private readonly activity: ThreadActivity | undefined;
   private readonly decisions = new ReadDecisions();
   private readonly deltaReads: DeltaReads;
+  private readonly telemetry: ReadTelemetry | undefined;
 
   /**
    * @param inner - the saver to wrap
@@ -161,6 +165,10 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     this.settings = resolved.settings;
     this.breakpoints = resolved.breakpoints;
     this.activity = activity;
+    this.telemetry = ReadTelemetry.create(resolved.telemetry, {
+      entryPoint: "checkpointer",
+      saver: inner.constructor?.name,
+    });
     // Some LangGraph lines bind it to an undefined `this` inside subgraphs (`getNextVersion.bind(this.checkpointer)`).
     this.getNextVersion = this.getNextVersion.bind(this);
     this.deltaReads = new DeltaReads(inner, this.settings, this.policy, this.decisions, (config, tail, repaired) => {
@@ -172,6 +180,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const policy = policyFor(config, this.policy);
+    if (this.telemetry?.loading) await this.telemetry.loading;
     // Taken before the read: a run in flight now may end before the saver answers with its mid-run snapshot.
     const threadId = config.configurable?.thread_id;
     const runInFlight = threadId !== undefined && this.activity?.isRunning(String(threadId)) === true;
@@ -188,6 +197,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     const policy = policyFor(config, this.policy);
     const tail = tailModeForList(policy);
+    if (this.telemetry?.loading) await this.telemetry.loading;
     for await (const tuple of this.inner.list(config, options)) {
       yield this.decisions.record(this.sanitize(tuple, tail, "list"), decisionFor(tuple, tail, policy === "auto"));
     }
@@ -262,7 +272,15 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     earlier?: readonly CheckpointTuple[],
   ): CheckpointTuple {
     if (tail === "off") return tuple;
+    const start = performance.now();
     const { tuple: result, repaired } = sanitizeTuple(tuple, tail, this.settings, earlier);
+    this.telemetry?.record(
+      operation,
+      tail,
+      this.settings.repair.provider ?? "none",
+      repaired.flatMap((c) => c.repairs),
+      (performance.now() - start) / 1000,
+    );
     const configurable = tuple.config.configurable ?? {};
     this.report(operation, configurable, configurable.checkpoint_id ?? tuple.checkpoint.id, tail, repaired);
     return result;

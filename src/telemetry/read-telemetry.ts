@@ -1,0 +1,157 @@
+import { PATTERNS, type Repair } from "../repair/patterns.js";
+import { ATTRIBUTES, createInstruments, type Instruments } from "./metrics.js";
+import {
+  loadOpenTelemetry,
+  type MeterProviderLike,
+  type OpenTelemetryApi,
+  type TelemetryAttributes,
+} from "./open-telemetry-api.js";
+
+/** Where a read came in: the checkpointer (alone or under `sanitizeGraph`), the model-call middleware, the doctor. */
+export type EntryPoint = "checkpointer" | "middleware" | "doctor";
+
+/** What the `telemetry` option takes: on, off, or on with a provider of its own. */
+export type TelemetryOption =
+  | boolean
+  | {
+      /** Where the metrics go. @default the global MeterProvider (`metrics.setGlobalMeterProvider`, or the SDK's `start()`) */
+      meterProvider?: MeterProviderLike;
+      /** @internal the doctor says it is the doctor */
+      entryPoint?: EntryPoint;
+    };
+
+/** The name of the event a repaired read adds to the active span. */
+export const REPAIR_EVENT = "checkpoint_sanitizer.repair";
+
+/** The instruments of each provider, shared by every checkpointer and middleware recording to it. */
+const instrumentsByProvider = new WeakMap<MeterProviderLike, Instruments>();
+
+/** Throws a `TypeError` unless `option` is a {@link TelemetryOption}. @internal */
+export function assertTelemetryOption(option: unknown): asserts option is TelemetryOption | undefined {
+  if (option === undefined || typeof option === "boolean") return;
+  const provider = (option as { meterProvider?: { getMeter?: unknown } } | null)?.meterProvider;
+  if (
+    typeof option === "object" &&
+    option !== null &&
+    (provider === undefined || typeof provider.getMeter === "function")
+  )
+    return;
+  throw new TypeError(
+    `telemetry must be true, false or { meterProvider } (an OpenTelemetry MeterProvider), got ${JSON.stringify(option)}.`,
+  );
+}
+
+const sortedCounts = (repairs: readonly Repair[]) => {
+  const counts = new Map<string, number>();
+  for (const { code } of repairs) counts.set(code, (counts.get(code) ?? 0) + 1);
+  return [...counts].sort(([a], [b]) => (a < b ? -1 : 1));
+};
+
+/**
+ * Records each read to OpenTelemetry: the read and repair counters, the wrapper's own time, and an event on the
+ * active span when the read repaired something. It knows no pattern: it records the codes and actions a read's
+ * repairs carry. Until `@opentelemetry/api` is loaded (`loading`), and without it, it records nothing.
+ * @internal
+ */
+export class ReadTelemetry {
+  /** Pending while `@opentelemetry/api` loads: a read awaits it, so that the first read is recorded too. */
+  loading: Promise<void> | undefined;
+  private api: OpenTelemetryApi | undefined;
+  private provider: MeterProviderLike | undefined;
+  private instruments: Instruments | undefined;
+  private readonly attributeSets = new Map<string, TelemetryAttributes>();
+
+  /** `undefined` when `option` turns telemetry off. */
+  static create(option: TelemetryOption | undefined, base: { entryPoint: EntryPoint; saver?: string }) {
+    if (option === false) return undefined;
+    const own = typeof option === "object" ? option : {};
+    return new ReadTelemetry(own.meterProvider, {
+      [ATTRIBUTES.entryPoint]: own.entryPoint ?? base.entryPoint,
+      ...(base.saver !== undefined ? { [ATTRIBUTES.saver]: base.saver } : {}),
+    });
+  }
+
+  private constructor(
+    private readonly meterProvider: MeterProviderLike | undefined,
+    private readonly base: TelemetryAttributes,
+  ) {
+    this.loading = loadOpenTelemetry().then((api) => {
+      this.api = api;
+      this.loading = undefined;
+    });
+  }
+
+  /**
+   * One read: `repairs` are all it made (none for a clean read), `seconds` the wrapper's own time on it. Attribute
+   * sets are built once per combination, so a clean read allocates nothing.
+   */
+  record(operation: string, tail: string, provider: string, repairs: readonly Repair[], seconds: number): void {
+    const instruments = this.currentInstruments();
+    if (instruments === undefined) return;
+    if (repairs.length === 0) {
+      const attributes = this.attributes(`${operation}|${tail}|${provider}`, () => ({
+        ...this.base,
+        [ATTRIBUTES.operation]: operation,
+        [ATTRIBUTES.provider]: provider,
+        [ATTRIBUTES.tail]: tail,
+        [ATTRIBUTES.outcome]: "clean",
+      }));
+      instruments.reads.add(1, attributes);
+      instruments.readDuration.record(seconds, attributes);
+      return;
+    }
+    const counts = sortedCounts(repairs);
+    const patterns = counts.map(([code]) => code).join(",");
+    const read = this.attributes(`${operation}|${tail}|${provider}|${patterns}`, () => ({
+      ...this.base,
+      [ATTRIBUTES.operation]: operation,
+      [ATTRIBUTES.provider]: provider,
+      [ATTRIBUTES.tail]: tail,
+      [ATTRIBUTES.outcome]: "repaired",
+      [ATTRIBUTES.patterns]: patterns,
+    }));
+    instruments.reads.add(1, read);
+    instruments.readDuration.record(seconds, read);
+    const byAction = new Map<string, number>();
+    for (const { code, action } of repairs)
+      byAction.set(`${code}|${action}`, (byAction.get(`${code}|${action}`) ?? 0) + 1);
+    for (const [key, count] of byAction) {
+      const [code, action] = key.split("|") as [keyof typeof PATTERNS, string];
+      const attributes = this.attributes(`${operation}|${tail}|${provider}|${key}`, () => ({
+        ...this.base,
+        [ATTRIBUTES.operation]: operation,
+        [ATTRIBUTES.provider]: provider,
+        [ATTRIBUTES.tail]: tail,
+        [ATTRIBUTES.code]: code,
+        [ATTRIBUTES.action]: action,
+        [ATTRIBUTES.applies]: PATTERNS[code]?.applies.join(",") ?? "unknown",
+      }));
+      instruments.repairs.add(count, attributes);
+    }
+    this.api?.trace.getActiveSpan()?.addEvent(REPAIR_EVENT, {
+      ...read,
+      [ATTRIBUTES.codes]: counts.map(([code]) => code),
+      [ATTRIBUTES.counts]: counts.map(([, count]) => count),
+      [ATTRIBUTES.count]: repairs.length,
+    });
+  }
+
+  /** The instruments of the provider in use; recreated when the app registers another global provider. */
+  private currentInstruments(): Instruments | undefined {
+    const provider = this.meterProvider ?? this.api?.metrics.getMeterProvider();
+    if (provider === undefined) return undefined;
+    if (provider !== this.provider) {
+      let instruments = instrumentsByProvider.get(provider);
+      if (instruments === undefined) instrumentsByProvider.set(provider, (instruments = createInstruments(provider)));
+      this.provider = provider;
+      this.instruments = instruments;
+    }
+    return this.instruments;
+  }
+
+  private attributes(key: string, build: () => TelemetryAttributes): TelemetryAttributes {
+    let attributes = this.attributeSets.get(key);
+    if (attributes === undefined) this.attributeSets.set(key, (attributes = build()));
+    return attributes;
+  }
+}
