@@ -5,8 +5,10 @@ import { MemorySaver } from "@langchain/langgraph";
 import { metrics } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { sanitizeGraph, SanitizingCheckpointer } from "../../src/index.js";
+import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
+import { buildAgent, keepFirstAndLastThree } from "../support/agents.js";
 import { reactGraph } from "../support/react-graph.js";
-import { agentModel, cancelFirstTurn, LOOKUP_RESULT } from "../support/scenarios.js";
+import { agentModel, cancelFirstTurn, FIRST_QUESTION, LOOKUP_RESULT } from "../support/scenarios.js";
 import { inMemoryMetrics, inMemoryTraces, total, type Point } from "../support/telemetry.js";
 
 const tools = { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT };
@@ -101,6 +103,29 @@ describe("OpenTelemetry metrics", () => {
     await read({ meterProvider: own.provider });
     expect(total(await own.points(), READS, { [OUTCOME]: "repaired" })).toBe(1);
     expect(await global.points()).toEqual([]);
+  });
+
+  it("the middleware records each model request, and the one a trim broke as repaired, under its entry point", async () => {
+    const sdk = globalMetrics();
+    const agent = buildAgent("createAgent", {
+      model: agentModel("bedrock"),
+      checkpointer: new MemorySaver(),
+      middleware: [keepFirstAndLastThree, sanitizeMessagesMiddleware()],
+    });
+    await agent.invoke(newMessage(FIRST_QUESTION), config);
+    await agent.invoke(newMessage("Thanks, and tomorrow?"), config);
+    const points = await sdk.points();
+    const requests = { "checkpoint_sanitizer.entry_point": "middleware", "checkpoint_sanitizer.tail": "request" };
+    // Two model calls in the first turn (tools between them), one in the second, whose request the trim broke.
+    expect(total(points, READS, requests)).toBe(3);
+    expect(total(points, READS, { ...requests, [OUTCOME]: "repaired" })).toBe(1);
+    expect(reads(points).find((p) => p.attributes[OUTCOME] === "repaired")!.attributes).toEqual({
+      ...requests,
+      "checkpoint_sanitizer.operation": "wrapModelCall",
+      "checkpoint_sanitizer.provider": "bedrock",
+      [OUTCOME]: "repaired",
+      "checkpoint_sanitizer.read.patterns": "D",
+    });
   });
 
   it("rejects a telemetry option it cannot use, naming it", () => {
