@@ -2,8 +2,13 @@
 // in-memory exporters, no option set (the global providers) unless the test says otherwise.
 import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { metrics } from "@opentelemetry/api";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
 import { sanitizeGraph, SanitizingCheckpointer } from "../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
 import { buildAgent, keepFirstAndLastThree } from "../support/agents.js";
@@ -125,6 +130,23 @@ describe("OpenTelemetry metrics", () => {
       "checkpoint_sanitizer.provider": "bedrock",
       [OUTCOME]: "repaired",
       "checkpoint_sanitizer.read.patterns": "D",
+    });
+  });
+
+  it("the doctor records its reads under its own entry point, with the saver it opened", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "doctor-telemetry-"));
+    const file = join(dir, "threads.sqlite");
+    const saver = SqliteSaver.fromConnString(file);
+    cleanup.push(async () => (saver.db.close(), rmSync(dir, { recursive: true, force: true })));
+    await cancelFirstTurn(saver, "during-tools", "t");
+    const sdk = globalMetrics();
+    await main(["doctor", "--sqlite", file, "--json"], { stdout: () => {}, stderr: () => {}, isTTY: false });
+    const points = await sdk.points();
+    expect(total(points, READS)).toBe(1);
+    expect(reads(points)[0]!.attributes).toMatchObject({
+      "checkpoint_sanitizer.entry_point": "doctor",
+      "checkpoint_sanitizer.saver": "SqliteSaver",
+      "checkpoint_sanitizer.read.patterns": "B,C",
     });
   });
 
