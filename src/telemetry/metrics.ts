@@ -1,8 +1,8 @@
 /**
  * The metrics, named in OpenTelemetry's semantic-convention style (docs/observability.md describes each): counters
- * per read and per repair, and the wrapper's own time per read.
+ * of reads and of repairs, and the wrapper's own time per read.
  */
-import type { CounterLike, HistogramLike, MeterProviderLike } from "./open-telemetry-api.js";
+import type { HistogramLike, MeterProviderLike, TelemetryAttributes } from "./open-telemetry-api.js";
 
 /** The instrumentation scope the metrics are recorded under. */
 export const METER_NAME = "langgraph-checkpoint-sanitizer";
@@ -12,7 +12,6 @@ export const METRIC_NAMES = {
   repairs: "checkpoint_sanitizer.repairs",
   readDuration: "checkpoint_sanitizer.read.duration",
 } as const;
-
 /** Attribute keys, on every metric and span event unless said otherwise. */
 export const ATTRIBUTES = {
   /** `checkpointer`, `middleware` or `doctor`. */
@@ -48,28 +47,52 @@ const DURATION_BUCKETS = [
   0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
 ];
 
-export interface Instruments {
-  reads: CounterLike;
-  repairs: CounterLike;
-  readDuration: HistogramLike;
+/** A counter summed here and handed to the SDK when it collects: a read costs a map lookup, not the SDK's hashing. */
+export class BatchedCounter {
+  private readonly totals = new Map<string, { attributes: TelemetryAttributes; value: number }>();
+
+  /** Adds `value` to the series `key` names; `attributes` builds its attributes the first time. */
+  add(key: string, value: number, attributes: () => TelemetryAttributes): void {
+    const series = this.totals.get(key);
+    if (series === undefined) this.totals.set(key, { attributes: attributes(), value });
+    else series.value += value;
+  }
+
+  /** The observable counter's callback: each series' running total. */
+  readonly observe = (result: { observe(value: number, attributes?: TelemetryAttributes): void }) => {
+    for (const { attributes, value } of this.totals.values()) result.observe(value, attributes);
+  };
 }
 
-/** The three instruments, on `provider`'s meter. */
+export interface Instruments {
+  reads: BatchedCounter;
+  repairs: BatchedCounter;
+  readDuration: HistogramLike;
+  /** The attributes of each duration series, built once. */
+  durationAttributes: Map<string, TelemetryAttributes>;
+}
+
+/** The three instruments on `provider`'s meter. The counters are observable: the SDK reads their totals when it collects. */
 export function createInstruments(provider: MeterProviderLike): Instruments {
   const meter = provider.getMeter(METER_NAME);
-  return {
-    reads: meter.createCounter(METRIC_NAMES.reads, {
+  const reads = new BatchedCounter();
+  const repairs = new BatchedCounter();
+  meter
+    .createObservableCounter(METRIC_NAMES.reads, {
       description: "Histories read through the sanitizer (checkpoint reads, model requests), clean or repaired.",
       unit: "{read}",
-    }),
-    repairs: meter.createCounter(METRIC_NAMES.repairs, {
+    })
+    .addCallback(reads.observe);
+  meter
+    .createObservableCounter(METRIC_NAMES.repairs, {
       description: "Changes the sanitizer made to histories it read, by pattern and action.",
       unit: "{repair}",
-    }),
-    readDuration: meter.createHistogram(METRIC_NAMES.readDuration, {
-      description: "The sanitizer's own time per read: the repair walk, not the wrapped saver's read.",
-      unit: "s",
-      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-    }),
-  };
+    })
+    .addCallback(repairs.observe);
+  const readDuration = meter.createHistogram(METRIC_NAMES.readDuration, {
+    description: "The sanitizer's own time per read: the repair walk, not the wrapped saver's read.",
+    unit: "s",
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+  });
+  return { reads, repairs, readDuration, durationAttributes: new Map() };
 }

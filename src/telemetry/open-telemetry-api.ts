@@ -7,8 +7,8 @@
 /** Attribute values, as OpenTelemetry takes them. */
 export type TelemetryAttributes = Record<string, string | number | string[] | number[]>;
 
-export interface CounterLike {
-  add(value: number, attributes?: TelemetryAttributes): void;
+export interface ObservableCounterLike {
+  addCallback(callback: (result: { observe(value: number, attributes?: TelemetryAttributes): void }) => void): void;
 }
 
 export interface HistogramLike {
@@ -22,7 +22,7 @@ interface InstrumentOptions {
 }
 
 export interface MeterLike {
-  createCounter(name: string, options?: InstrumentOptions): CounterLike;
+  createObservableCounter(name: string, options?: InstrumentOptions): ObservableCounterLike;
   createHistogram(name: string, options?: InstrumentOptions): HistogramLike;
 }
 

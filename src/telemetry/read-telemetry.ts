@@ -41,7 +41,7 @@ export function assertTelemetryOption(option: unknown): asserts option is Teleme
   );
 }
 
-const sortedCounts = (repairs: readonly Repair[]) => {
+const sortedCounts = (repairs: readonly Repair[]): [string, number][] => {
   const counts = new Map<string, number>();
   for (const { code } of repairs) counts.set(code, (counts.get(code) ?? 0) + 1);
   return [...counts].sort(([a], [b]) => (a < b ? -1 : 1));
@@ -59,7 +59,8 @@ export class ReadTelemetry {
   private api: OpenTelemetryApi | undefined;
   private provider: MeterProviderLike | undefined;
   private instruments: Instruments | undefined;
-  private readonly attributeSets = new Map<string, TelemetryAttributes>();
+  /** What tells this entry point and saver's series from those of others recording to the same provider. */
+  private readonly baseKey: string;
 
   /** `undefined` when `option` turns telemetry off. */
   static create(option: TelemetryOption | undefined, base: { entryPoint: EntryPoint; saver?: string }) {
@@ -75,6 +76,7 @@ export class ReadTelemetry {
     private readonly meterProvider: MeterProviderLike | undefined,
     private readonly base: TelemetryAttributes,
   ) {
+    this.baseKey = `${base[ATTRIBUTES.entryPoint]}|${base[ATTRIBUTES.saver] ?? ""}`;
     this.loading = loadOpenTelemetry().then((api) => {
       this.api = api;
       this.loading = undefined;
@@ -82,42 +84,31 @@ export class ReadTelemetry {
   }
 
   /**
-   * One read: `repairs` are all it made (none for a clean read), `seconds` the wrapper's own time on it. Attribute
-   * sets are built once per combination, so a clean read allocates nothing.
+   * One read: `repairs` are all it made (none for a clean read), `seconds` the wrapper's own time on it. Per read,
+   * not per message: a map lookup for each counter and one histogram record.
    */
   record(operation: string, tail: string, provider: string, repairs: readonly Repair[], seconds: number): void {
     const instruments = this.currentInstruments();
     if (instruments === undefined) return;
-    if (repairs.length === 0) {
-      const attributes = this.attributes(`${operation}|${tail}|${provider}`, () => ({
-        ...this.base,
-        [ATTRIBUTES.operation]: operation,
-        [ATTRIBUTES.provider]: provider,
-        [ATTRIBUTES.tail]: tail,
-        [ATTRIBUTES.outcome]: "clean",
-      }));
-      instruments.reads.add(1, attributes);
-      instruments.readDuration.record(seconds, attributes);
-      return;
-    }
-    const counts = sortedCounts(repairs);
+    const counts = repairs.length === 0 ? [] : sortedCounts(repairs);
     const patterns = counts.map(([code]) => code).join(",");
-    const read = this.attributes(`${operation}|${tail}|${provider}|${patterns}`, () => ({
+    const key = `${this.baseKey}|${operation}|${tail}|${provider}|${patterns}`;
+    const read = () => ({
       ...this.base,
       [ATTRIBUTES.operation]: operation,
       [ATTRIBUTES.provider]: provider,
       [ATTRIBUTES.tail]: tail,
-      [ATTRIBUTES.outcome]: "repaired",
-      [ATTRIBUTES.patterns]: patterns,
-    }));
-    instruments.reads.add(1, read);
-    instruments.readDuration.record(seconds, read);
-    const byAction = new Map<string, number>();
-    for (const { code, action } of repairs)
-      byAction.set(`${code}|${action}`, (byAction.get(`${code}|${action}`) ?? 0) + 1);
-    for (const [key, count] of byAction) {
-      const [code, action] = key.split("|") as [keyof typeof PATTERNS, string];
-      const attributes = this.attributes(`${operation}|${tail}|${provider}|${key}`, () => ({
+      [ATTRIBUTES.outcome]: patterns === "" ? "clean" : "repaired",
+      ...(patterns === "" ? {} : { [ATTRIBUTES.patterns]: patterns }),
+    });
+    instruments.reads.add(key, 1, read);
+    let attributes = instruments.durationAttributes.get(key);
+    if (attributes === undefined) instruments.durationAttributes.set(key, (attributes = read()));
+    instruments.readDuration.record(seconds, attributes);
+    if (repairs.length === 0) return;
+
+    for (const { code, action } of repairs) {
+      instruments.repairs.add(`${this.baseKey}|${operation}|${tail}|${provider}|${code}|${action}`, 1, () => ({
         ...this.base,
         [ATTRIBUTES.operation]: operation,
         [ATTRIBUTES.provider]: provider,
@@ -126,17 +117,16 @@ export class ReadTelemetry {
         [ATTRIBUTES.action]: action,
         [ATTRIBUTES.applies]: PATTERNS[code]?.applies.join(",") ?? "unknown",
       }));
-      instruments.repairs.add(count, attributes);
     }
     this.api?.trace.getActiveSpan()?.addEvent(REPAIR_EVENT, {
-      ...read,
+      ...attributes,
       [ATTRIBUTES.codes]: counts.map(([code]) => code),
       [ATTRIBUTES.counts]: counts.map(([, count]) => count),
       [ATTRIBUTES.count]: repairs.length,
     });
   }
 
-  /** The instruments of the provider in use; recreated when the app registers another global provider. */
+  /** The instruments of the provider in use; looked up again when the app registers another global provider. */
   private currentInstruments(): Instruments | undefined {
     const provider = this.meterProvider ?? this.api?.metrics.getMeterProvider();
     if (provider === undefined) return undefined;
@@ -147,11 +137,5 @@ export class ReadTelemetry {
       this.instruments = instruments;
     }
     return this.instruments;
-  }
-
-  private attributes(key: string, build: () => TelemetryAttributes): TelemetryAttributes {
-    let attributes = this.attributeSets.get(key);
-    if (attributes === undefined) this.attributeSets.set(key, (attributes = build()));
-    return attributes;
   }
 }
