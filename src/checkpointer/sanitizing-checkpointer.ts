@@ -28,6 +28,8 @@ import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "./
 import { tailModeForGetTuple, tailModeForList, type ReadKnowledge } from "./tail-policy.js";
 import { ReadTelemetry, type TelemetryOption } from "../telemetry/read-telemetry.js";
 
+const allRepairs = (repaired: readonly ChannelRepairs[]) => repaired.flatMap((c) => c.repairs);
+
 /** How many input checkpoints in a row a read looks past for stranded results (runs cancelled right after their input). */
 const MAX_INPUT_ANCESTORS = 8;
 
@@ -148,6 +150,8 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   private readonly decisions = new ReadDecisions();
   private readonly deltaReads: DeltaReads;
   private readonly telemetry: ReadTelemetry | undefined;
+  /** The `provider` setting, as the metrics name it. */
+  private readonly providerName: string;
 
   /**
    * @param inner - the saver to wrap
@@ -165,6 +169,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     this.settings = resolved.settings;
     this.breakpoints = resolved.breakpoints;
     this.activity = activity;
+    this.providerName = resolved.settings.repair.provider ?? "none";
     this.telemetry = ReadTelemetry.create(resolved.telemetry, {
       entryPoint: "checkpointer",
       saver: inner.constructor?.name,
@@ -174,6 +179,8 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     this.deltaReads = new DeltaReads(inner, this.settings, this.policy, this.decisions, (config, tail, repaired) => {
       const configurable = config.configurable ?? {};
       this.report("getDeltaChannelHistory", configurable, String(configurable.checkpoint_id ?? ""), tail, repaired);
+      // Counted, not timed: the repair of a delta channel's history interleaves the wrapped saver's reads.
+      this.telemetry?.record("getDeltaChannelHistory", tail, this.providerName, allRepairs(repaired));
     });
     passUnknownMethods(this, inner, SanitizingCheckpointer);
   }
@@ -277,8 +284,8 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     this.telemetry?.record(
       operation,
       tail,
-      this.settings.repair.provider ?? "none",
-      repaired.flatMap((c) => c.repairs),
+      this.providerName,
+      allRepairs(repaired),
       (performance.now() - start) / 1000,
     );
     const configurable = tuple.config.configurable ?? {};

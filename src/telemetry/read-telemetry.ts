@@ -84,10 +84,10 @@ export class ReadTelemetry {
   }
 
   /**
-   * One read: `repairs` are all it made (none for a clean read), `seconds` the wrapper's own time on it. Per read,
-   * not per message: a map lookup for each counter and one histogram record.
+   * One read: `repairs` are all it made (none for a clean read), `seconds` the wrapper's own time on it, when it was
+   * timed. Per read, not per message: a map lookup for each counter and one histogram record.
    */
-  record(operation: string, tail: string, provider: string, repairs: readonly Repair[], seconds: number): void {
+  record(operation: string, tail: string, provider: string, repairs: readonly Repair[], seconds?: number): void {
     const instruments = this.currentInstruments();
     if (instruments === undefined) return;
     const counts = repairs.length === 0 ? [] : sortedCounts(repairs);
@@ -104,7 +104,7 @@ export class ReadTelemetry {
     instruments.reads.add(key, 1, read);
     let attributes = instruments.durationAttributes.get(key);
     if (attributes === undefined) instruments.durationAttributes.set(key, (attributes = read()));
-    instruments.readDuration.record(seconds, attributes);
+    if (seconds !== undefined) instruments.readDuration.record(seconds, attributes);
     if (repairs.length === 0) return;
 
     for (const { code, action } of repairs) {

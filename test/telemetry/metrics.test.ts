@@ -85,6 +85,20 @@ describe("OpenTelemetry metrics", () => {
     expect(JSON.stringify(points)).not.toContain('"t"');
   });
 
+  it("a delta channel (MessagesDeltaValue): the repaired read is the one of its history", async () => {
+    const saver = new MemorySaver();
+    await cancelFirstTurn(saver, "during-tools", "t", { field: "MessagesDeltaValue" });
+    const sdk = globalMetrics();
+    const graph = reactGraph({ model: agentModel("bedrock"), tools, field: "MessagesDeltaValue" }).compile(saver);
+    await sanitizeGraph(graph).invoke(newMessage("Thanks, and tomorrow?"), config);
+    const points = await sdk.points();
+    const repaired = reads(points).filter((p) => p.attributes[OUTCOME] === "repaired");
+    expect(repaired.map((p) => [p.attributes["checkpoint_sanitizer.operation"], p.value])).toEqual([
+      ["getDeltaChannelHistory", 1],
+    ]);
+    expect(repaired[0]!.attributes["checkpoint_sanitizer.read.patterns"]).toBe("B,C");
+  });
+
   it("a clean turn records only clean reads", async () => {
     const saver = await cancelledThread();
     await agent(saver).invoke(newMessage("Thanks, and tomorrow?"), config);
