@@ -27,6 +27,8 @@ export interface TelemetryOverhead {
   addedUs: number;
   /** addedUs as a share of the raw read. */
   share: number;
+  /** What the default adds with `@opentelemetry/api` installed and no SDK registered, in µs. */
+  noSdkUs: number;
   /** Data points the exporter received, to show the metrics were recorded. */
   exported: number;
 }
@@ -45,11 +47,13 @@ export async function telemetryOverhead(pairs: number): Promise<TelemetryOverhea
   const meterProvider = new MeterProvider({ readers: [reader] });
   const off = new SanitizingCheckpointer(stub, { telemetry: false });
   const on = new SanitizingCheckpointer(stub, { telemetry: { meterProvider } });
+  const noSdk = new SanitizingCheckpointer(stub);
   const batch = (saver: BaseCheckpointSaver) => async () => {
     for (let i = 0; i < BATCH; i++) await saver.getTuple(config);
   };
-  for (let i = 0; i < 5; i++) await Promise.all([batch(off)(), batch(on)()]);
+  for (let i = 0; i < 5; i++) await Promise.all([batch(off)(), batch(on)(), batch(noSdk)()]);
   const timed = await compare(batch(off), batch(on), pairs);
+  const withoutSdk = await compare(batch(off), batch(noSdk), pairs);
 
   const rawStart = performance.now();
   for (let i = 0; i < 20; i++) await inner.getTuple(config);
@@ -63,5 +67,6 @@ export async function telemetryOverhead(pairs: number): Promise<TelemetryOverhea
 
   const offUs = (timed.rawMs * 1000) / BATCH;
   const addedUs = Math.max(0, ((timed.sanitizedMs - timed.rawMs) * 1000) / BATCH);
-  return { rawMs, offUs, addedUs, share: addedUs / 1000 / rawMs, exported };
+  const noSdkUs = ((withoutSdk.sanitizedMs - withoutSdk.rawMs) * 1000) / BATCH;
+  return { rawMs, offUs, addedUs, share: addedUs / 1000 / rawMs, noSdkUs, exported };
 }

@@ -28,7 +28,9 @@ import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "./
 import { tailModeForGetTuple, tailModeForList, type ReadKnowledge } from "./tail-policy.js";
 import { ReadTelemetry, type TelemetryOption } from "../telemetry/read-telemetry.js";
 
-const allRepairs = (repaired: readonly ChannelRepairs[]) => repaired.flatMap((c) => c.repairs);
+const NO_REPAIRS: readonly Repair[] = [];
+const allRepairs = (repaired: readonly ChannelRepairs[]) =>
+  repaired.length === 0 ? NO_REPAIRS : repaired.flatMap((c) => c.repairs);
 
 /** How many input checkpoints in a row a read looks past for stranded results (runs cancelled right after their input). */
 const MAX_INPUT_ANCESTORS = 8;
@@ -279,15 +281,9 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     earlier?: readonly CheckpointTuple[],
   ): CheckpointTuple {
     if (tail === "off") return tuple;
-    const start = performance.now();
+    const started = this.telemetry?.begin();
     const { tuple: result, repaired } = sanitizeTuple(tuple, tail, this.settings, earlier);
-    this.telemetry?.record(
-      operation,
-      tail,
-      this.providerName,
-      allRepairs(repaired),
-      (performance.now() - start) / 1000,
-    );
+    this.telemetry?.record(operation, tail, this.providerName, allRepairs(repaired), started);
     const configurable = tuple.config.configurable ?? {};
     this.report(operation, configurable, configurable.checkpoint_id ?? tuple.checkpoint.id, tail, repaired);
     return result;

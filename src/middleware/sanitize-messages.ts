@@ -75,7 +75,7 @@ export function sanitizeMessagesMiddleware(options: SanitizeMessagesMiddlewareOp
       if (telemetry?.loading) await telemetry.loading;
       const provider = repair.provider ?? providerOfModel(request.model) ?? "strictest";
       const model = repair.model ?? modelNameOf(request.model);
-      const start = performance.now();
+      const started = telemetry?.begin();
       const { messages, repairs } = repairMessages<BaseMessage>(request.messages, {
         ...repair,
         provider,
@@ -83,7 +83,7 @@ export function sanitizeMessagesMiddleware(options: SanitizeMessagesMiddlewareOp
         store: repair.store ?? storeOfModel(request.model),
         tail: "request",
       });
-      telemetry?.record("wrapModelCall", "request", provider, repairs, (performance.now() - start) / 1000);
+      telemetry?.record("wrapModelCall", "request", provider, repairs, started);
       if (repairs.length === 0) return handler(request);
       const threadId = configurable?.thread_id;
       onRepair?.({ operation: "wrapModelCall", threadId, tail: "request", provider, model, repairs });

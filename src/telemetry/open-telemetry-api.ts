@@ -39,6 +39,8 @@ export interface SpanLike {
 export interface OpenTelemetryApi {
   metrics: { getMeterProvider(): MeterProviderLike };
   trace: { getActiveSpan(): SpanLike | undefined };
+  /** A meter of the API's no-op kind: what every meter is until an SDK registers a provider. */
+  createNoopMeter(): MeterLike;
 }
 
 let loading: Promise<OpenTelemetryApi | undefined> | undefined;

@@ -1,5 +1,5 @@
 import { PATTERNS, type Repair } from "../repair/patterns.js";
-import { ATTRIBUTES, createInstruments, type Instruments } from "./metrics.js";
+import { ATTRIBUTES, createInstruments, METER_NAME, type Instruments } from "./metrics.js";
 import {
   loadOpenTelemetry,
   type MeterProviderLike,
@@ -23,8 +23,11 @@ export type TelemetryOption =
 /** The name of the event a repaired read adds to the active span. */
 export const REPAIR_EVENT = "checkpoint_sanitizer.repair";
 
-/** The instruments of each provider, shared by every checkpointer and middleware recording to it. */
-const instrumentsByProvider = new WeakMap<MeterProviderLike, Instruments>();
+/**
+ * The instruments of each provider, shared by every checkpointer and middleware recording to it; `null` for the
+ * API's no-op provider (no SDK registered), so that a read skips all of it.
+ */
+const instrumentsByProvider = new WeakMap<MeterProviderLike, Instruments | null>();
 
 /** Throws a `TypeError` unless `option` is a {@link TelemetryOption}. @internal */
 export function assertTelemetryOption(option: unknown): asserts option is TelemetryOption | undefined {
@@ -50,7 +53,8 @@ const sortedCounts = (repairs: readonly Repair[]): [string, number][] => {
 /**
  * Records each read to OpenTelemetry: the read and repair counters, the wrapper's own time, and an event on the
  * active span when the read repaired something. It knows no pattern: it records the codes and actions a read's
- * repairs carry. Until `@opentelemetry/api` is loaded (`loading`), and without it, it records nothing.
+ * repairs carry. Until `@opentelemetry/api` is loaded (`loading`), without it, and without an SDK, it records
+ * no metrics and costs a lookup. A read calls {@link begin} for its start time, then {@link record}.
  * @internal
  */
 export class ReadTelemetry {
@@ -58,7 +62,7 @@ export class ReadTelemetry {
   loading: Promise<void> | undefined;
   private api: OpenTelemetryApi | undefined;
   private provider: MeterProviderLike | undefined;
-  private instruments: Instruments | undefined;
+  private instruments: Instruments | null = null;
   /** What tells this entry point and saver's series from those of others recording to the same provider. */
   private readonly baseKey: string;
 
@@ -83,13 +87,19 @@ export class ReadTelemetry {
     });
   }
 
+  /** The time a read starts, when anything records it; `undefined` otherwise. */
+  begin(): number | undefined {
+    return this.currentInstruments() === null ? undefined : performance.now();
+  }
+
   /**
-   * One read: `repairs` are all it made (none for a clean read), `seconds` the wrapper's own time on it, when it was
-   * timed. Per read, not per message: a map lookup for each counter and one histogram record.
+   * One read, timed from `started` when {@link begin} returned a time (else counted, not timed): `repairs` are all
+   * it made, none for a clean read. Per read, not per message: a map lookup for each counter and one histogram
+   * record. A repaired read also adds an event to the active span, with or without an SDK for metrics.
    */
-  record(operation: string, tail: string, provider: string, repairs: readonly Repair[], seconds?: number): void {
+  record(operation: string, tail: string, provider: string, repairs: readonly Repair[], started?: number): void {
     const instruments = this.currentInstruments();
-    if (instruments === undefined) return;
+    if (instruments === null && repairs.length === 0) return;
     const counts = repairs.length === 0 ? [] : sortedCounts(repairs);
     const patterns = counts.map(([code]) => code).join(",");
     const key = `${this.baseKey}|${operation}|${tail}|${provider}|${patterns}`;
@@ -101,25 +111,27 @@ export class ReadTelemetry {
       [ATTRIBUTES.outcome]: patterns === "" ? "clean" : "repaired",
       ...(patterns === "" ? {} : { [ATTRIBUTES.patterns]: patterns }),
     });
-    instruments.reads.add(key, 1, read);
-    let attributes = instruments.durationAttributes.get(key);
-    if (attributes === undefined) instruments.durationAttributes.set(key, (attributes = read()));
-    if (seconds !== undefined) instruments.readDuration.record(seconds, attributes);
-    if (repairs.length === 0) return;
-
-    for (const { code, action } of repairs) {
-      instruments.repairs.add(`${this.baseKey}|${operation}|${tail}|${provider}|${code}|${action}`, 1, () => ({
-        ...this.base,
-        [ATTRIBUTES.operation]: operation,
-        [ATTRIBUTES.provider]: provider,
-        [ATTRIBUTES.tail]: tail,
-        [ATTRIBUTES.code]: code,
-        [ATTRIBUTES.action]: action,
-        [ATTRIBUTES.applies]: PATTERNS[code]?.applies.join(",") ?? "unknown",
-      }));
+    let attributes: TelemetryAttributes | undefined;
+    if (instruments !== null) {
+      instruments.reads.add(key, 1, read);
+      attributes = instruments.durationAttributes.get(key);
+      if (attributes === undefined) instruments.durationAttributes.set(key, (attributes = read()));
+      if (started !== undefined) instruments.readDuration.record((performance.now() - started) / 1000, attributes);
+      for (const { code, action } of repairs) {
+        instruments.repairs.add(`${this.baseKey}|${operation}|${tail}|${provider}|${code}|${action}`, 1, () => ({
+          ...this.base,
+          [ATTRIBUTES.operation]: operation,
+          [ATTRIBUTES.provider]: provider,
+          [ATTRIBUTES.tail]: tail,
+          [ATTRIBUTES.code]: code,
+          [ATTRIBUTES.action]: action,
+          [ATTRIBUTES.applies]: PATTERNS[code]?.applies.join(",") ?? "unknown",
+        }));
+      }
     }
+    if (repairs.length === 0) return;
     this.api?.trace.getActiveSpan()?.addEvent(REPAIR_EVENT, {
-      ...attributes,
+      ...(attributes ?? read()),
       [ATTRIBUTES.codes]: counts.map(([code]) => code),
       [ATTRIBUTES.counts]: counts.map(([, count]) => count),
       [ATTRIBUTES.count]: repairs.length,
@@ -127,15 +139,24 @@ export class ReadTelemetry {
   }
 
   /** The instruments of the provider in use; looked up again when the app registers another global provider. */
-  private currentInstruments(): Instruments | undefined {
+  private currentInstruments(): Instruments | null {
     const provider = this.meterProvider ?? this.api?.metrics.getMeterProvider();
-    if (provider === undefined) return undefined;
+    if (provider === undefined) return null;
     if (provider !== this.provider) {
       let instruments = instrumentsByProvider.get(provider);
-      if (instruments === undefined) instrumentsByProvider.set(provider, (instruments = createInstruments(provider)));
+      if (instruments === undefined) {
+        instruments = this.isNoop(provider) ? null : createInstruments(provider);
+        instrumentsByProvider.set(provider, instruments);
+      }
       this.provider = provider;
       this.instruments = instruments;
     }
     return this.instruments;
+  }
+
+  private isNoop(provider: MeterProviderLike): boolean {
+    return (
+      this.api !== undefined && provider.getMeter(METER_NAME).constructor === this.api.createNoopMeter().constructor
+    );
   }
 }
