@@ -4,7 +4,8 @@ import { createMiddleware, type AgentMiddleware } from "langchain";
 import { policyFor, resolveRepairOptions, type SharedRepairOptions } from "../options.js";
 import type { Repair } from "../repair/patterns.js";
 import type { ProviderRules } from "../repair/provider-rules.js";
-import { repairMessages } from "../repair/repair-messages.js";
+import { repairWith } from "../repair/repair-messages.js";
+import { withRules } from "../repair/settings.js";
 import { ReadTelemetry } from "../telemetry/read-telemetry.js";
 import { modelNameOf, providerOfModel, storeOfModel } from "./model-provider.js";
 import { traceRequestRepair } from "./repair-run.js";
@@ -75,20 +76,16 @@ export function sanitizeMessagesMiddleware(options: SanitizeMessagesMiddlewareOp
       if (telemetry?.loading) await telemetry.loading;
       const provider = repair.provider ?? providerOfModel(request.model) ?? "strictest";
       const model = repair.model ?? modelNameOf(request.model);
+      const store = repair.store ?? storeOfModel(request.model);
+      const settings = withRules(repair, provider, model, store);
       const started = telemetry?.begin();
-      const { messages, repairs } = repairMessages<BaseMessage>(request.messages, {
-        ...repair,
-        provider,
-        model,
-        store: repair.store ?? storeOfModel(request.model),
-        tail: "request",
-      });
+      const { messages, repairs } = repairWith(request.messages, settings, "request");
       telemetry?.record("wrapModelCall", "request", provider, repairs, started);
       if (repairs.length === 0) return handler(request);
       const threadId = configurable?.thread_id;
       onRepair?.({ operation: "wrapModelCall", threadId, tail: "request", provider, model, repairs });
       await traceRequestRepair(nodeConfig, { provider, model, repairs });
-      return handler({ ...request, messages });
+      return handler({ ...request, messages: messages as BaseMessage[] });
     },
   });
 }

@@ -1,13 +1,68 @@
 /**
- * The rules of one provider only: which provider patterns (`applies: ["provider"]` in PATTERNS) each provider's API
- * needs repaired, as its LangChain client sends a history. Everything else the sanitizer repairs is rejected by
- * every provider (or by the model named, for `applies: ["model"]`).
+ * Whose rules a repair applies beyond what every provider rejects: the provider table (which `provider`-scoped
+ * patterns each provider's API needs repaired, as its LangChain client sends a history), and the model families
+ * that lift one of them. docs/providers.md is checked against it by a test.
  */
 import { baseModel } from "../messages/anthropic-blocks.js";
-import { PATTERNS, type PatternId } from "./patterns.js";
+import type { UNITS } from "./patterns/index.js";
+
+type ProviderScoped = {
+  [K in keyof typeof UNITS]: "provider" extends (typeof UNITS)[K]["applies"][number] ? K : never;
+}[keyof typeof UNITS];
+
+/** The patterns some providers need and others do not (`applies` has `"provider"`). */
+export type ProviderPattern = ProviderScoped;
+
+/** The models of a family that a provider's rule does not hold for, by `baseModel` name. @internal */
+export interface ModelFamily {
+  models: RegExp;
+  /** The provider patterns these models do not need. */
+  lifts: readonly ProviderPattern[];
+  /** Where the family is documented. */
+  source: string;
+}
+
+/** Claude models before 4.6, which still take an assistant prefill: a request may end on a reply (Z). */
+const CLAUDE_TAKES_PREFILL: ModelFamily = {
+  models: /^claude-(\d|instant)|^claude-(opus|sonnet|haiku)-4(-[0-5])?$/,
+  lifts: ["Z"],
+  source: "Anthropic's migration guide: prefilling assistant messages is not supported on Claude 4.6 and newer",
+};
+
+/** One provider's rules. @internal */
+export interface ProviderEntry {
+  /** The provider patterns it needs. */
+  patterns: readonly ProviderPattern[];
+  /** Model families (known from the `model` option) for which some of them are lifted. */
+  families?: readonly ModelFamily[];
+}
+
+/** The provider patterns each provider needs, as its API answers the LangChain client's requests. */
+export const PROVIDER_RULES = Object.freeze({
+  // Chat Completions and Responses take turns in any order, a request that ends on a reply, empty turns and a
+  // SystemMessage anywhere.
+  openai: { patterns: [] },
+  // "first message must use the user role", "roles must alternate": as the emulator models it, strict where reports
+  // disagree (the Messages API combines consecutive user turns, so a user turn may follow one). "all messages must
+  // have non-empty content"; a SystemMessage not first is sent in place and only the newest models take it; Claude
+  // 4.6 and newer take no prefill.
+  anthropic: { patterns: ["J", "K", "X", "Y", "Z"], families: [CLAUDE_TAKES_PREFILL] },
+  // "First content should be with role 'user'", "multiturn requests alternate between user and model" (function
+  // responses are turns of their own, so a user turn may follow them), "contents.parts must not be empty", "System
+  // message should be the first one" (the client), "multiturn requests ends with a user role or a function
+  // response", and Gemini 3's thought signatures on the current turn's calls.
+  gemini: { patterns: ["A", "J", "K", "T", "X", "Y", "Z"] },
+  // Converse: "A conversation must start with a user message", "must alternate between user and assistant roles"
+  // (tool results are a user turn), blank text rejected (a tool result's too), an empty user turn refused by the
+  // client, no prefill on Claude 4.6 and newer. Every SystemMessage is moved to `system`, wherever it is.
+  bedrock: { patterns: ["A", "C", "J", "K", "W", "X", "Z"], families: [CLAUDE_TAKES_PREFILL] },
+  // "Unexpected role 'user' after role 'tool'", "Unexpected role 'system' after role 'assistant'", "Expected last
+  // role User or Tool (or Assistant with prefix True)".
+  mistral: { patterns: ["C", "Y", "Z"] },
+} as const satisfies Record<string, ProviderEntry>);
 
 /** A provider whose own rules the sanitizer knows. */
-export type ProviderName = "anthropic" | "bedrock" | "gemini" | "mistral" | "openai";
+export type ProviderName = keyof typeof PROVIDER_RULES;
 
 /**
  * Whose rules a repair applies beyond what every provider rejects: one provider's, or `"strictest"`, every
@@ -15,79 +70,31 @@ export type ProviderName = "anthropic" | "bedrock" | "gemini" | "mistral" | "ope
  */
 export type ProviderRules = ProviderName | "strictest";
 
-/** Every {@link ProviderRules}, for validating options. */
+/** Every {@link ProviderRules} value, for validating options and the CLI's help. @internal */
 export const PROVIDER_RULE_NAMES: readonly ProviderRules[] = [
-  "anthropic",
-  "bedrock",
-  "gemini",
-  "mistral",
-  "openai",
+  ...(Object.keys(PROVIDER_RULES) as ProviderName[]).sort(),
   "strictest",
 ];
 
-/** The patterns PATTERNS marks as a rule of some providers only. */
-export type ProviderPattern = {
-  [K in PatternId]: "provider" extends (typeof PATTERNS)[K]["applies"][number] ? K : never;
-}[PatternId];
-
-/** The provider patterns each provider needs, as its API answers the LangChain client's requests. */
-export const PROVIDER_RULES = Object.freeze({
-  // Chat Completions and Responses take turns in any order, a request that ends on a reply, empty turns and a
-  // SystemMessage anywhere.
-  openai: [],
-  // "first message must use the user role", "roles must alternate": as the emulator models it, strict where reports
-  // disagree (the Messages API combines consecutive user turns, so a user turn may follow one). "all messages must
-  // have non-empty content"; a SystemMessage not first is sent in place and only the newest models take it; Claude
-  // 4.6 and newer take no prefill.
-  anthropic: ["J", "K", "X", "Y", "Z"],
-  // "First content should be with role 'user'", "multiturn requests alternate between user and model" (function
-  // responses are turns of their own, so a user turn may follow them), "contents.parts must not be empty", "System
-  // message should be the first one" (the client), "multiturn requests ends with a user role or a function
-  // response", and Gemini 3's thought signatures on the current turn's calls.
-  gemini: ["A", "J", "K", "T", "X", "Y", "Z"],
-  // Converse: "A conversation must start with a user message", "must alternate between user and assistant roles"
-  // (tool results are a user turn), blank text rejected (a tool result's too), an empty user turn refused by the
-  // client, no prefill on Claude 4.6 and newer. Every SystemMessage is moved to `system`, wherever it is.
-  bedrock: ["A", "C", "J", "K", "W", "X", "Z"],
-  // "Unexpected role 'user' after role 'tool'", "Unexpected role 'system' after role 'assistant'", "Expected last
-  // role User or Tool (or Assistant with prefix True)".
-  mistral: ["C", "Y", "Z"],
-} as const satisfies Record<ProviderName, readonly ProviderPattern[]>);
-
-/** Which provider patterns a repair applies, as flags the engine reads on every boundary. @internal */
-export type ProviderRuleSet = Readonly<Record<ProviderPattern, boolean>>;
-
-const ALL_PROVIDER_PATTERNS = (Object.keys(PATTERNS) as PatternId[]).filter((code) =>
-  (PATTERNS[code].applies as readonly string[]).includes("provider"),
-) as ProviderPattern[];
-
-const rulesOf = (codes: readonly ProviderPattern[]): ProviderRuleSet =>
-  Object.freeze(
-    Object.fromEntries(ALL_PROVIDER_PATTERNS.map((code) => [code, codes.includes(code)])),
-  ) as ProviderRuleSet;
-
-/** Every provider's rules: what a broken run's leftovers are closed under, whatever the provider. @internal */
-export const EVERY_RULE: ProviderRuleSet = rulesOf(Object.values(PROVIDER_RULES).flat());
-
-/** No provider's rule: what every provider accepts. @internal */
-export const NO_RULE: ProviderRuleSet = rulesOf([]);
-
-const RULE_SETS = new Map<ProviderRules, ProviderRuleSet>([
-  ...(Object.keys(PROVIDER_RULES) as ProviderName[]).map((p) => [p, rulesOf(PROVIDER_RULES[p])] as const),
-  ["strictest", EVERY_RULE],
+/** The entries each {@link ProviderRules} value stands for: one provider's, or every provider's. */
+const BY_NAME: Readonly<Record<ProviderName, ProviderEntry>> = PROVIDER_RULES;
+const ENTRIES = new Map<ProviderRules | undefined, readonly ProviderEntry[]>([
+  ...(Object.keys(BY_NAME) as ProviderName[]).map((name) => [name, [BY_NAME[name]]] as const),
+  ["strictest", Object.values(BY_NAME)],
 ]);
 
-/** Claude models before 4.6, which still take an assistant prefill (by `baseModel` name). */
-const TAKES_PREFILL = /^claude-(\d|instant)|^claude-(opus|sonnet|haiku)-4(-[0-5])?$/;
-
 /**
- * The rules of `provider`; none when it is not given. Anthropic's and Bedrock's ban on a request ending on a reply
- * (Z) is their newest models': a `model` known to take a prefill keeps it.
+ * The provider patterns that apply under `provider` for `model`: what any of its entries needs and does not lift
+ * for a family of the model (none without a provider).
  * @internal
  */
-export function providerRulesOf(provider: ProviderRules | undefined, model?: string): ProviderRuleSet {
-  if (provider === undefined) return NO_RULE;
-  const rules = RULE_SETS.get(provider)!;
-  const prefill = (provider === "anthropic" || provider === "bedrock") && model !== undefined;
-  return prefill && TAKES_PREFILL.test(baseModel(model)) ? Object.freeze({ ...rules, Z: false }) : rules;
+export function providerPatterns(provider: ProviderRules | undefined, model: string | undefined): Set<string> {
+  const base = model === undefined ? undefined : baseModel(model);
+  const codes = new Set<string>();
+  for (const entry of ENTRIES.get(provider) ?? []) {
+    const families = base === undefined ? [] : (entry.families ?? []).filter((family) => family.models.test(base));
+    const lifted = new Set<string>(families.flatMap((family) => family.lifts));
+    for (const code of entry.patterns) if (!lifted.has(code)) codes.add(code);
+  }
+  return codes;
 }

@@ -1,3 +1,4 @@
+import { InvalidOptionError } from "../repair/errors.js";
 import { PATTERNS, type Repair } from "../repair/patterns.js";
 import { ATTRIBUTES, createInstruments, METER_NAME, type Instruments } from "./metrics.js";
 import {
@@ -29,7 +30,7 @@ export const REPAIR_EVENT = "checkpoint_sanitizer.repair";
  */
 const instrumentsByProvider = new WeakMap<MeterProviderLike, Instruments | null>();
 
-/** Throws a `TypeError` unless `option` is a {@link TelemetryOption}. @internal */
+/** Throws an `InvalidOptionError` unless `option` is a {@link TelemetryOption}. @internal */
 export function assertTelemetryOption(option: unknown): asserts option is TelemetryOption | undefined {
   if (option === undefined || typeof option === "boolean") return;
   const provider = (option as { meterProvider?: { getMeter?: unknown } } | null)?.meterProvider;
@@ -39,8 +40,9 @@ export function assertTelemetryOption(option: unknown): asserts option is Teleme
     (provider === undefined || typeof provider.getMeter === "function")
   )
     return;
-  throw new TypeError(
+  throw new InvalidOptionError(
     `telemetry must be true, false or { meterProvider } (an OpenTelemetry MeterProvider), got ${JSON.stringify(option)}.`,
+    { option: "telemetry", value: option },
   );
 }
 
