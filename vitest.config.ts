@@ -14,6 +14,7 @@ const UNIT = [
   "test/agents/model-request-middleware.test.ts",
   "test/agents/model-provider.test.ts",
   "test/wire/**/*.test.ts",
+  "test/telemetry/**/*.test.ts",
 ];
 
 /**

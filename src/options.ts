@@ -3,6 +3,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { InvalidOptionError } from "./repair/errors.js";
 import { resolveRepairSettings, type RepairRules, type RepairSettings } from "./repair/settings.js";
 import { assertOneOf } from "./repair/validate.js";
+import { assertTelemetryOption, type TelemetryOption } from "./telemetry/read-telemetry.js";
 
 /** Throws an `InvalidOptionError` naming `name` unless `value` is a list of node names or `"*"`, as `compile()` takes them. @internal */
 export function assertBreakpointNodes(name: string, value: unknown): void {
@@ -22,12 +23,21 @@ export interface SharedRepairOptions<Event> extends RepairRules {
    * @default undefined
    */
   onRepair?: (event: Event) => void;
+  /**
+   * OpenTelemetry metrics of every read and an event on the active span for each repair (docs/observability.md),
+   * recorded through `@opentelemetry/api` when the app has it installed: without an SDK they cost next to nothing,
+   * and without the package nothing is loaded. `false` turns them off; `{ meterProvider }` records to that provider
+   * instead of the global one.
+   * @default true
+   */
+  telemetry?: TelemetryOption;
 }
 
 /** {@link SharedRepairOptions} once validated: the engine's settings, and the hook. @internal */
 export interface ResolvedRepairOptions<Event> {
   repair: RepairSettings;
   onRepair: ((event: Event) => void) | undefined;
+  telemetry: TelemetryOption | undefined;
 }
 
 /**
@@ -38,7 +48,8 @@ export function resolveRepairOptions<Event>(options: SharedRepairOptions<Event>)
   if (options.onRepair !== undefined && typeof options.onRepair !== "function") {
     throw new InvalidOptionError("onRepair must be a function.", { option: "onRepair", value: options.onRepair });
   }
-  return { repair: resolveRepairSettings(options), onRepair: options.onRepair };
+  assertTelemetryOption(options.telemetry);
+  return { repair: resolveRepairSettings(options), onRepair: options.onRepair, telemetry: options.telemetry };
 }
 
 /**

@@ -26,6 +26,11 @@ import { ReadDecisions, decisionFor } from "./read-decisions.js";
 import { runContextOf, type ThreadActivity } from "./run-context.js";
 import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "./sanitize-tuple.js";
 import { tailModeForGetTuple, tailModeForList, type ReadKnowledge } from "./tail-policy.js";
+import { ReadTelemetry, type TelemetryOption } from "../telemetry/read-telemetry.js";
+
+const NO_REPAIRS: readonly Repair[] = [];
+const allRepairs = (repaired: readonly ChannelRepairs[]) =>
+  repaired.length === 0 ? NO_REPAIRS : repaired.flatMap((c) => c.repairs);
 
 /** How many input checkpoints in a row a read looks past for stranded results (runs cancelled right after their input). */
 const MAX_INPUT_ANCESTORS = 8;
@@ -89,6 +94,7 @@ export interface ResolvedSanitizerOptions {
   settings: TupleRepairSettings;
   onRepair: ((event: RepairEvent) => void) | undefined;
   breakpoints: Breakpoints | undefined;
+  telemetry: TelemetryOption | undefined;
 }
 
 /**
@@ -100,12 +106,13 @@ export function resolveSanitizerOptions(options: SanitizingCheckpointerOptions =
   const policy = options.policy ?? "auto";
   assertOneOf("policy", policy, POLICIES);
   assertChannels(options.channels);
-  const { repair, onRepair } = resolveRepairOptions(options);
+  const { repair, onRepair, telemetry } = resolveRepairOptions(options);
   const breakpoints = resolveBreakpoints(options);
   return {
     policy,
     onRepair,
     breakpoints,
+    telemetry,
     settings: { channels: options.channels ? [...options.channels] : undefined, repair },
   };
 }
@@ -145,6 +152,9 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   private readonly breakpoints: Breakpoints | undefined;
   private readonly decisions = new ReadDecisions();
   private readonly deltaReads: DeltaReads;
+  private readonly telemetry: ReadTelemetry | undefined;
+  /** The `provider` setting, as the metrics name it. */
+  private readonly providerName: string;
 
   /**
    * @param inner - the saver to wrap
@@ -162,11 +172,18 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     this.onRepair = resolved.onRepair;
     this.settings = resolved.settings;
     this.breakpoints = resolved.breakpoints;
+    this.providerName = resolved.settings.repair.provider ?? "none";
+    this.telemetry = ReadTelemetry.create(resolved.telemetry, {
+      entryPoint: "checkpointer",
+      saver: inner.constructor?.name,
+    });
     // Some LangGraph lines bind it to an undefined `this` inside subgraphs (`getNextVersion.bind(this.checkpointer)`).
     this.getNextVersion = this.getNextVersion.bind(this);
     this.deltaReads = new DeltaReads(inner, this.settings, this.policy, this.decisions, (config, tail, repaired) => {
       const configurable = config.configurable ?? {};
       this.report("getDeltaChannelHistory", configurable, String(configurable.checkpoint_id ?? ""), tail, repaired);
+      // Counted, not timed: the repair of a delta channel's history interleaves the wrapped saver's reads.
+      this.telemetry?.record("getDeltaChannelHistory", tail, this.providerName, allRepairs(repaired));
     });
     passUnknownMethods(this, inner, SanitizingCheckpointer);
   }
@@ -184,6 +201,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const policy = policyFor(config, this.policy);
+    if (this.telemetry?.loading) await this.telemetry.loading;
     // Taken before the read: a run in flight now may end before the saver answers with its mid-run snapshot.
     const threadId = config.configurable?.thread_id;
     const runInFlight = threadId !== undefined && this.activity?.isRunning(String(threadId)) === true;
@@ -200,6 +218,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     const policy = policyFor(config, this.policy);
     const tail = tailModeForList(policy);
+    if (this.telemetry?.loading) await this.telemetry.loading;
     for await (const tuple of this.inner.list(config, options)) {
       yield this.decisions.record(this.sanitize(tuple, tail, "list"), decisionFor(tuple, tail, policy === "auto"));
     }
@@ -274,7 +293,9 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     earlier?: readonly CheckpointTuple[],
   ): CheckpointTuple {
     if (tail === "off") return tuple;
+    const started = this.telemetry?.begin();
     const { tuple: result, repaired } = sanitizeTuple(tuple, tail, this.settings, earlier);
+    this.telemetry?.record(operation, tail, this.providerName, allRepairs(repaired), started);
     const configurable = tuple.config.configurable ?? {};
     this.report(operation, configurable, configurable.checkpoint_id ?? tuple.checkpoint.id, tail, repaired);
     return result;

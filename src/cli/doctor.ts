@@ -162,6 +162,8 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
     model: options.model,
     store: options.store,
     onRepair: (event) => events.push(event),
+    // Recorded when the doctor runs under an OpenTelemetry SDK (docs/observability.md).
+    telemetry: { entryPoint: "doctor" },
   });
   for await (const ref of store.threads({ threadId: options.threadId, checkpointNs: options.checkpointNs })) {
     if (options.limit !== undefined && report.scanned >= options.limit) break;

@@ -6,7 +6,9 @@ import type { Repair } from "../repair/patterns.js";
 import type { ProviderRules } from "../repair/provider-rules.js";
 import { repairWith } from "../repair/repair-messages.js";
 import { withRules } from "../repair/settings.js";
+import { ReadTelemetry } from "../telemetry/read-telemetry.js";
 import { modelNameOf, providerOfModel, storeOfModel } from "./model-provider.js";
+import { traceRequestRepair } from "./repair-run.js";
 
 /** Reported through `onRepair` for each model request the middleware repaired. */
 export interface ModelRequestRepairEvent {
@@ -52,7 +54,8 @@ export interface SanitizeMessagesMiddlewareOptions extends SharedRepairOptions<M
  * or another middleware broke inside a run is fixed before the provider sees it, and the role order is put
  * right for the provider the request goes to (Bedrock, Gemini, Anthropic, Mistral), not for the others. It
  * changes only the request, never the agent's state. Put it last in `middleware` so it sees the request as sent.
- * `configurable.sanitizer: "off"` turns it off for a call, as it does the checkpointer.
+ * `configurable.sanitizer: "off"` turns it off for a call, as it does the checkpointer. A repaired request adds a
+ * `SanitizeMessagesMiddleware` run (codes and actions, no content) to the trace of its model call, for LangSmith.
  *
  * @example
  * ```ts
@@ -60,22 +63,28 @@ export interface SanitizeMessagesMiddlewareOptions extends SharedRepairOptions<M
  * ```
  */
 export function sanitizeMessagesMiddleware(options: SanitizeMessagesMiddlewareOptions = {}): AgentMiddleware {
-  const { repair, onRepair } = resolveRepairOptions(options);
+  const { repair, onRepair, telemetry: telemetryOption } = resolveRepairOptions(options);
+  const telemetry = ReadTelemetry.create(telemetryOption, { entryPoint: "middleware" });
   return createMiddleware({
     name: "SanitizeMessagesMiddleware",
-    wrapModelCall: (request, handler) => {
+    wrapModelCall: async (request, handler) => {
+      // The model node's config: its callbacks trace the model call.
+      const nodeConfig = AsyncLocalStorageProviderSingleton.getRunnableConfig();
       // langchain hands middleware the run's configurable since 1.2.28; before, the model node's ambient config has it.
-      const configurable =
-        request.runtime.configurable ?? AsyncLocalStorageProviderSingleton.getRunnableConfig()?.configurable;
+      const configurable = request.runtime.configurable ?? nodeConfig?.configurable;
       if (policyFor({ configurable }, "auto") === "off") return handler(request);
+      if (telemetry?.loading) await telemetry.loading;
       const provider = repair.provider ?? providerOfModel(request.model) ?? "strictest";
       const model = repair.model ?? modelNameOf(request.model);
       const store = repair.store ?? storeOfModel(request.model);
       const settings = withRules(repair, provider, model, store);
+      const started = telemetry?.begin();
       const { messages, repairs } = repairWith(request.messages, settings, "request");
+      telemetry?.record("wrapModelCall", "request", provider, repairs, started);
       if (repairs.length === 0) return handler(request);
       const threadId = configurable?.thread_id;
       onRepair?.({ operation: "wrapModelCall", threadId, tail: "request", provider, model, repairs });
+      await traceRequestRepair(nodeConfig, { provider, model, repairs });
       return handler({ ...request, messages: messages as BaseMessage[] });
     },
   });

@@ -3,25 +3,15 @@
 // No checkpointer read happens between those model calls, so MemorySaver is enough here.
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
-import { MiddlewareError, createMiddleware, summarizationMiddleware, type AgentMiddleware } from "langchain";
+import { MiddlewareError, summarizationMiddleware, type AgentMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
 import { sanitizeMessagesMiddleware, type ModelRequestRepairEvent } from "../../src/middleware/index.js";
-import { buildAgent, threadConfig } from "../support/agents.js";
+import { buildAgent, keepFirstAndLastThree, threadConfig } from "../support/agents.js";
 import { comparable } from "../support/compare.js";
 import { rejectingProviders, WIRE_PROFILES, type ProviderProfile } from "../support/provider-rules.js";
 import { FIRST_QUESTION, agentModel } from "../support/scenarios.js";
 import { StrictChatModel } from "../support/strict-chat-model.js";
-
-/** A request-time trim as apps write it: the first message and the last three, whatever they are. */
-const keepFirstAndLastThree = createMiddleware({
-  name: "KeepFirstAndLastThree",
-  wrapModelCall: (request, handler) =>
-    handler({
-      ...request,
-      messages: request.messages.length <= 4 ? request.messages : [request.messages[0]!, ...request.messages.slice(-3)],
-    }),
-});
 
 /** Summarizes once the history reaches six messages, keeping only the newest: the summary is a HumanMessage. */
 const summarizeToLast = () =>

@@ -103,6 +103,61 @@ describe("package entry points", () => {
     expect(run(["-e", `require("langgraph-checkpoint-sanitizer"); console.log(${loaded})`])).toBe("false");
   });
 
+  describe("without @opentelemetry/api installed (an optional peer)", () => {
+    // A thread whose first turn stopped with a tool call unanswered, read with the call's tail repaired.
+    const read = `new SanitizingCheckpointer(saver, { policy: "repair" }).getTuple(config)
+       .then((t) => console.log(t.checkpoint.channel_values.messages.length, loaded()))`;
+    const thread = `const saver = new MemorySaver(); const config = { configurable: { thread_id: "t" } };
+       const ai = new AIMessage({ content: "", tool_calls: [{ id: "call_1", name: "search", args: {} }] });
+       const stored = saver.put(config, { v: 4, id: "1", ts: "", channel_values: { messages: [new HumanMessage("hi"), ai] },
+         channel_versions: { messages: 1 }, versions_seen: {} }, { source: "loop", step: 0, parents: {} }, {});`;
+    const loaded = `const loaded = () => Object.keys(require.cache).some((f) => f.includes("@opentelemetry"));`;
+
+    it("is not loaded by the main entry, only by the first read", () => {
+      const out = run([
+        "-e",
+        `const { SanitizingCheckpointer } = require("langgraph-checkpoint-sanitizer");
+         const { MemorySaver } = require("@langchain/langgraph-checkpoint");
+         const { AIMessage, HumanMessage } = require("@langchain/core/messages");
+         ${loaded} console.log(loaded()); ${thread} stored.then(() => ${read});`,
+      ]);
+      expect(out).toBe("false\n4 true");
+    });
+
+    it("reads and repairs as before when the package cannot be found, in both formats", () => {
+      // Node's resolution made to fail for @opentelemetry/api, as in an app that does not install it.
+      const hideCjs = `const Module = require("node:module"); const resolve = Module._resolveFilename;
+        Module._resolveFilename = function (request, ...rest) {
+          if (request.startsWith("@opentelemetry/")) throw Object.assign(new Error("Cannot find module"), { code: "MODULE_NOT_FOUND" });
+          return resolve.call(this, request, ...rest);
+        };`;
+      const cjs = run([
+        "-e",
+        `${hideCjs} const { SanitizingCheckpointer } = require("langgraph-checkpoint-sanitizer");
+         const { MemorySaver } = require("@langchain/langgraph-checkpoint");
+         const { AIMessage, HumanMessage } = require("@langchain/core/messages");
+         ${loaded} ${thread} stored.then(() => ${read});`,
+      ]);
+      const hook = `export async function resolve(specifier, context, next) {
+        if (specifier.startsWith("@opentelemetry/")) throw Object.assign(new Error("not found"), { code: "ERR_MODULE_NOT_FOUND" });
+        return next(specifier, context);
+      }`;
+      const esm = run([
+        "--input-type=module",
+        "-e",
+        `import { register, createRequire } from "node:module";
+         register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hook)}));
+         const require = createRequire(import.meta.url);
+         const { SanitizingCheckpointer } = await import("langgraph-checkpoint-sanitizer");
+         const { MemorySaver } = await import("@langchain/langgraph-checkpoint");
+         const { AIMessage, HumanMessage } = await import("@langchain/core/messages");
+         const hidden = await import("@opentelemetry/api").then(() => false, () => true);
+         const loaded = () => !hidden; ${thread} await stored; await ${read};`,
+      ]);
+      expect([cjs, esm]).toEqual(["4 false", "4 false"]);
+    });
+  });
+
   it("writes a types stub for each subpath, for TypeScript's node10 resolution", () => {
     for (const subpath of ["redis", "middleware", "postgres"]) {
       expect(readFileSync(`${root}/${subpath}.d.ts`, "utf8")).toBe(`export * from "./dist/cjs/${subpath}/index.js";\n`);

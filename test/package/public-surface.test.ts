@@ -44,6 +44,7 @@ const ENTRIES = {
       "SanitizingCheckpointerOptions",
       "Scope",
       "TailMode",
+      "TelemetryOption",
     ],
   },
   "langgraph-checkpoint-sanitizer/redis": {

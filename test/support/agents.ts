@@ -6,7 +6,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createDeepAgent } from "deepagents";
-import { createAgent, tool, type AgentMiddleware } from "langchain";
+import { createAgent, createMiddleware, tool, type AgentMiddleware } from "langchain";
 import { z } from "zod";
 import type { ToolFn } from "./react-graph.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, cancelled, stoppingParts, type StopPoint } from "./scenarios.js";
@@ -55,6 +55,16 @@ export function buildAgent(
   if (kind === "createDeepAgent") return createDeepAgent({ ...params, middleware, interruptOn }) as unknown as Agent;
   return createAgent({ ...params, middleware }) as unknown as Agent;
 }
+
+/** A request-time trim as apps write it: the first message and the last three, whatever they are. */
+export const keepFirstAndLastThree = createMiddleware({
+  name: "KeepFirstAndLastThree",
+  wrapModelCall: (request, handler) =>
+    handler({
+      ...request,
+      messages: request.messages.length <= 4 ? request.messages : [request.messages[0]!, ...request.messages.slice(-3)],
+    }),
+});
 
 /** Tools that answer at once. */
 export const calmTools: Record<string, ToolFn> = {

@@ -1,0 +1,74 @@
+/**
+ * The OpenTelemetry SDK as an app sets it up, with in-memory exporters: what the sanitizer recorded, read back as
+ * plain data points.
+ */
+import { context, metrics, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type MetricReader,
+} from "@opentelemetry/sdk-metrics";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+
+/** One data point: a counter's sum or a histogram's count, with its attributes. */
+export interface Point {
+  metric: string;
+  attributes: Record<string, unknown>;
+  value: number;
+}
+
+/** A MeterProvider exporting to memory, as an app's SDK would; not registered globally unless `register()` is called. */
+export function inMemoryMetrics() {
+  const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+  // Exports only when flushed: the test reads what was recorded up to then.
+  const reader: MetricReader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
+  const provider = new MeterProvider({ readers: [reader] });
+  return {
+    provider,
+    register: () => metrics.setGlobalMeterProvider(provider),
+    /** Every data point recorded so far, by metric. */
+    async points(): Promise<Point[]> {
+      exporter.reset();
+      await reader.forceFlush();
+      return exporter.getMetrics().flatMap((resource) =>
+        resource.scopeMetrics.flatMap((scope) =>
+          scope.metrics.flatMap((metric) =>
+            metric.dataPoints.map((point) => ({
+              metric: metric.descriptor.name,
+              attributes: point.attributes,
+              value: typeof point.value === "number" ? point.value : (point.value as { count: number }).count,
+            })),
+          ),
+        ),
+      );
+    },
+    shutdown: () => provider.shutdown(),
+  };
+}
+
+/** A global tracer provider exporting to memory, with the async-hooks context manager, as the Node SDK sets it up. */
+export function inMemoryTraces() {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+  trace.setGlobalTracerProvider(provider);
+  return {
+    tracer: provider.getTracer("app"),
+    spans: () => exporter.getFinishedSpans(),
+    async shutdown() {
+      await provider.shutdown();
+      trace.disable();
+      context.disable();
+    },
+  };
+}
+
+/** The sum of the points of `metric` whose attributes include `match`. */
+export const total = (points: readonly Point[], metric: string, match: Record<string, unknown> = {}) =>
+  points
+    .filter((p) => p.metric === metric && Object.entries(match).every(([k, v]) => p.attributes[k] === v))
+    .reduce((sum, p) => sum + p.value, 0);
