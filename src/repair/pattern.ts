@@ -101,7 +101,9 @@ export interface ReplyRule {
    * before one that reads what is left (a reasoning item a dropped hosted-tool item leaves lone goes too).
    */
   order: number;
-  /** Whether the rule reads `block` (a content block with a string `type`). Allocation-free. */
+  /** The content block types the rule reads: exact types, and `*_suffix` for every type that ends so. */
+  blockTypes?: readonly string[];
+  /** Of the blocks of those types, whether the rule reads `block` (all of them when not given). Allocation-free. */
   readsBlock?(block: Readonly<Record<string, unknown>>, at: ReplyPlace): boolean;
   /** What else of a reply the rule reads: where a reply holds none of these (nor a block it reads), it is skipped. */
   readsParts?: readonly ReplyPart[];

@@ -3,7 +3,7 @@
  * or items in a reply and writes a copy, in the order of the rules, each on the copy the last one wrote.
  */
 import type { PatternId } from "./patterns.js";
-import type { ReplyPlace } from "./pattern.js";
+import type { ReplyPlace, ReplyRule } from "./pattern.js";
 import { PART_BITS, type RuleSet } from "./rule-set.js";
 
 type Loose = Record<string, unknown>;
@@ -12,6 +12,15 @@ type Loose = Record<string, unknown>;
 export interface CleanedReply {
   message: unknown;
   codes: PatternId[];
+}
+
+/** Whether one of `rules`, which read blocks of its type, reads `block`. */
+function readsBlock(rules: readonly ReplyRule[], block: Loose, at: ReplyPlace): boolean {
+  for (let r = 0; r < rules.length; r++) {
+    const reads = rules[r]!.readsBlock;
+    if (reads === undefined || reads(block, at)) return true;
+  }
+  return false;
 }
 
 /**
@@ -31,11 +40,12 @@ function mayNeedCleaning(message: unknown, at: ReplyPlace, rules: RuleSet): bool
   if ((parts & PART_BITS.tool_outputs) !== 0 && kwargs?.tool_outputs !== undefined) return true;
   if ((parts & PART_BITS["current-turn"]) !== 0 && at.index >= at.currentTurn) return true;
   const content = m.content;
-  if (!Array.isArray(content) || blockReaders.length === 0) return false;
+  if (!Array.isArray(content)) return false;
   for (let i = 0; i < content.length; i++) {
     const block = content[i] as Loose | null;
     if (typeof block !== "object" || block === null || typeof block.type !== "string") continue;
-    for (let r = 0; r < blockReaders.length; r++) if (blockReaders[r]!.readsBlock!(block, at)) return true;
+    const readers = blockReaders(block.type);
+    if (readers !== undefined && readsBlock(readers, block, at)) return true;
   }
   return false;
 }

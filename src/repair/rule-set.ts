@@ -56,10 +56,17 @@ export interface RuleSet {
   messages: ByRole<MessageUnit>;
   /** The removal rules, by the role of the message they read. */
   removals: ByRole<RemovalUnit>;
+  /**
+   * Whether a removal rule removes a reply, as one function: the rule's own where one applies (so the clean check
+   * calls one known function at that place), else undefined.
+   */
+  replyRemoved: RemovalRule["removes"] | undefined;
+  /** The roles some message or removal rule reads: the clean check reads no other message past its role. */
+  reads: Readonly<Record<MessageRole, boolean>>;
   /** The reply rules, in the order they run. */
   replies: readonly ReplyUnit[];
-  /** Of those, the ones that read content blocks. */
-  blockReaders: readonly ReplyRule[];
+  /** Of those, the ones that read blocks of `type`: by its exact type, or a suffix (`*_tool_result`). */
+  blockReaders(type: string): readonly ReplyRule[] | undefined;
   /** The reply parts any of them reads, as {@link PART_BITS}. */
   parts: number;
 }
@@ -85,6 +92,36 @@ function byRole<U extends PatternUnit>(units: readonly U[], roleOf: (unit: U) =>
   });
 }
 
+/** Block types a read remembers the readers of (stored types are few; a store of odd ones is not cached past it). */
+const KNOWN_BLOCK_TYPES = 256;
+
+function blockReadersOf(rules: readonly ReplyRule[]): RuleSet["blockReaders"] {
+  const declared = rules.flatMap((rule) => (rule.blockTypes ?? []).map((type) => [type, rule] as const));
+  const readersOf = (type: string) => {
+    const readers = declared
+      .filter(([read]) => read === type || (read.startsWith("*") && type.endsWith(read.slice(1))))
+      .map(([, rule]) => rule);
+    return readers.length > 0 ? readers : undefined;
+  };
+  // One lookup per block: what reads a type is worked out once, the first time it is seen.
+  const known = new Map<string, readonly ReplyRule[] | null>();
+  return (type) => {
+    const seen = known.get(type);
+    if (seen !== undefined) return seen ?? undefined;
+    const readers = readersOf(type);
+    if (known.size < KNOWN_BLOCK_TYPES) known.set(type, readers ?? null);
+    return readers;
+  };
+}
+
+/** `predicates` as one: the one itself when there is one, undefined when there is none. */
+function oneOf<A extends unknown[]>(
+  predicates: readonly ((...args: A) => boolean)[],
+): ((...args: A) => boolean) | undefined {
+  if (predicates.length <= 1) return predicates[0];
+  return (...args) => predicates.some((predicate) => predicate(...args));
+}
+
 function ruleSetOf(applies: (unit: PatternUnit, scope: Scope) => boolean): RuleSet {
   const active = ALL.filter((unit) => unit.applies.some((scope) => applies(unit, scope)));
   const replies = active
@@ -92,15 +129,26 @@ function ruleSetOf(applies: (unit: PatternUnit, scope: Scope) => boolean): RuleS
     .sort((a, b) => a.reply.order - b.reply.order);
   const messages = active.filter((unit): unit is MessageUnit => unit.message !== undefined);
   const removals = active.filter((unit): unit is RemovalUnit => unit.removal !== undefined);
+  const byRoleMessages = byRole(messages, (unit) => unit.message.role);
+  const byRoleRemovals = byRole(removals, (unit) => unit.removal.role);
+  const reads = (role: MessageRole) => byRoleMessages[role].length + byRoleRemovals[role].length > 0;
   let parts = 0;
   for (const { reply } of replies) for (const part of reply.readsParts ?? []) parts |= PART_BITS[part];
   return Object.freeze({
     boundaries: boundaryTable(active),
     leftovers: boundaryTable(ALL.filter((unit) => active.includes(unit) || unit.applies.includes("leftovers"))),
-    messages: byRole(messages, (unit) => unit.message.role),
-    removals: byRole(removals, (unit) => unit.removal.role),
+    messages: byRoleMessages,
+    removals: byRoleRemovals,
+    replyRemoved: oneOf(byRoleRemovals.ai.map((unit) => unit.removal.removes)),
+    reads: Object.freeze({
+      human: reads("human"),
+      ai: reads("ai"),
+      tool: reads("tool"),
+      system: reads("system"),
+      other: reads("other"),
+    }),
     replies,
-    blockReaders: replies.map((unit) => unit.reply).filter((rule) => rule.readsBlock !== undefined),
+    blockReaders: blockReadersOf(replies.map((unit) => unit.reply)),
     parts,
   });
 }
@@ -131,7 +179,7 @@ export function boundaryBreak(row: BoundaryRow, prev: TurnCode, last?: unknown):
 }
 
 /** The list of `role` in `lists`: a switch, so every read of it is a named one (this runs for every message). */
-export function ofRole<T>(lists: ByRole<T>, role: MessageRole): readonly T[] {
+export function ofRole<T>(lists: Readonly<Record<MessageRole, T>>, role: MessageRole): T {
   switch (role) {
     case "human":
       return lists.human;
@@ -180,9 +228,10 @@ export function messageRulesOf(
 ): readonly MessageUnit[] {
   const units = ofRole(rules.messages, role);
   if (units.length === 0) return NONE;
+  const after = TURN_STATES[prev]!;
   let found: MessageUnit[] | undefined;
   for (const unit of units) {
-    if (!unit.message.finds(message, TURN_STATES[prev]!)) continue;
+    if (!unit.message.finds(message, after)) continue;
     (found ??= []).push(unit);
     const sendAs = unit.message.sendAs;
     if (sendAs !== undefined) found.push(...messageRulesOf(rules, sendAs, message, prev));

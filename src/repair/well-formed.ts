@@ -1,4 +1,5 @@
 import {
+  type MessageRole,
   hasHiddenCalls,
   hasRunnableCalls,
   rawCallId,
@@ -79,6 +80,14 @@ export function endsOpen(messages: readonly unknown[]): boolean {
   return role === "human" || role === "tool" || (role === "ai" && hasRunnableCalls(last));
 }
 
+/** Whether a removal or message rule reads `message` (of a role other than a reply's), after `prev`. */
+function readByRules(rules: RuleSet, role: MessageRole, message: unknown, prev: TurnCode): boolean {
+  return (
+    removalAmong(ofRole(rules.removals, role), message, 0) !== undefined ||
+    messageRulesOf(rules, role, message, prev).length > 0
+  );
+}
+
 /**
  * Whether the rebuild would change nothing in `messages`: `messages[0, tailStart)` breaks no rule that applies, nor
  * does the boundary with what follows it (the tail's first message, or, when the end is closed, the new HumanMessage
@@ -93,8 +102,9 @@ export function endsOpen(messages: readonly unknown[]): boolean {
 export function isWellFormed(messages: readonly unknown[], tailStart: number, closing: Closing): boolean {
   const { rules, end } = closing;
   const table = rules.boundaries;
-  const toolRules = rules.messages.tool;
-  const replyRemovals = rules.removals.ai;
+  const { reads } = rules;
+  const readsTool = reads.tool;
+  const { replyRemoved } = rules;
   let prev: TurnCode = TURN.none;
   let calls: readonly unknown[] = NO_CALLS;
   let answered = 0;
@@ -106,7 +116,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
     if (answered < calls.length) {
       // The results come right after their AIMessage, one per call, in call order.
       if (role !== "tool" || rawToolCallIdOf(message) !== rawCallId(calls[answered])) return false;
-      if (toolRules.length > 0 && messageRulesOf(rules, role, message, prev).length > 0) return false;
+      if (readsTool && messageRulesOf(rules, role, message, prev).length > 0) return false;
       answered++;
       continue;
     }
@@ -116,7 +126,8 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
       const toolCalls = (message as { tool_calls?: unknown }).tool_calls;
       calls = Array.isArray(toolCalls) ? toolCalls : NO_CALLS;
       answered = 0;
-      if (removalAmong(replyRemovals, message, calls.length) !== undefined || hasHiddenCalls(message)) return false;
+      if (replyRemoved !== undefined && replyRemoved(message, calls.length)) return false;
+      if (hasHiddenCalls(message)) return false;
       place ??= replyPlace(messages, tailStart, closing);
       place.index = i;
       if (needsCleaning(message, place, rules)) return false;
@@ -128,8 +139,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
       prev = calls.length > 0 ? TURN.tools : TURN.ai;
       continue;
     }
-    if (removalAmong(ofRole(rules.removals, role), message, 0) !== undefined) return false;
-    if (ofRole(rules.messages, role).length > 0 && messageRulesOf(rules, role, message, prev).length > 0) return false;
+    if (ofRole(reads, role) && readByRules(rules, role, message, prev)) return false;
     if (role === "human") {
       if (boundaryBreak(table.human, prev) !== undefined) return false;
       prev = TURN.human;

@@ -16,7 +16,7 @@ export const M = definePattern({
   applies: ["anywhere"],
   reply: {
     order: 1,
-    readsBlock: isStreamOnlyBlock,
+    blockTypes: ["input_json_delta", "tool_call_chunk"],
     readsParts: ["tool_call_chunks"],
     finds: hasStreamLeftovers,
     fix: (m) => withContent(m, (block) => !isStreamOnlyBlock(block)),

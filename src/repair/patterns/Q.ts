@@ -21,6 +21,7 @@ export const Q = definePattern({
   applies: ["anywhere"],
   reply: {
     order: 2,
+    blockTypes: ["server_tool_use", "*_tool_result"],
     readsBlock: isServerToolBlock,
     finds: (m, at) => visitUnpaired(m, at, () => true),
     fix: (m, at) => {

@@ -17,7 +17,8 @@ export const R = definePattern({
   applies: ["anywhere"],
   reply: {
     order: 3,
-    readsBlock: (block) => (block.type === "thinking" && !signed(block)) || block.type === "redacted_thinking",
+    blockTypes: ["thinking", "redacted_thinking"],
+    readsBlock: (block) => block.type === "redacted_thinking" || !signed(block),
     finds: hasUnsignedThinking,
     fix: (m) => withContent(m, (block) => !isUnsignedThinking(m, block)),
   },

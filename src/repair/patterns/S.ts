@@ -13,7 +13,7 @@ export const S = definePattern({
   applies: ["model"],
   reply: {
     order: 4,
-    readsBlock: isThinkingBlock,
+    blockTypes: ["thinking", "redacted_thinking"],
     finds: (m, at) => hasForeignThinking(m, at.model!),
     fix: (m) => withContent(m, (block) => !isThinkingBlock(block)),
   },
