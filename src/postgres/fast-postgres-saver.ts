@@ -16,6 +16,25 @@ export interface FastPostgresSaverOptions {
   schema: string;
 }
 
+/**
+ * How long {@link FastPostgresSaver.fromConnString}'s pool waits for a connection: a call made while Postgres is
+ * down fails within this (node-postgres waits for ever by default).
+ * @internal
+ */
+export const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * Makes the pool's connections survive their server going away (a restart, a failover, PgBouncer closing them).
+ * node-postgres reports that as an `error` event on the client, and on the pool when the client was idle; an
+ * `error` event nobody listens to ends the process. The official saver's `put`, `putWrites` and `deleteThread`
+ * borrow clients without listening, so every connection gets a listener: the call using it fails with the error,
+ * the pool drops the client, and the next call connects again.
+ */
+function listenForServerErrors(pool: pg.Pool): void {
+  pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
+}
+
 /** getTuple's selections, the official saver's. */
 const BY_ID = "WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3";
 const LATEST = "WHERE thread_id = $1 AND checkpoint_ns = $2 ORDER BY checkpoint_id DESC LIMIT 1";
@@ -58,13 +77,18 @@ export class FastPostgresSaver extends PostgresSaver {
       throw new Error(`FastPostgresSaver: invalid schema ${shown}; pass a schema name without double quotes.`);
     }
     super(pool, serde ?? new FastJsonPlusSerializer(), { ...options, schema });
+    listenForServerErrors(pool);
     this.readPool = pool;
     this.readSchema = schema;
   }
 
-  /** A saver on a new pool for `connString`, like `PostgresSaver.fromConnString`. Call `setup()` once before use. */
+  /**
+   * A saver on a new pool for `connString`, like `PostgresSaver.fromConnString`, that gives up on a connection
+   * Postgres (or PgBouncer) neither accepts nor refuses after {@link CONNECT_TIMEOUT_MS}. Call `setup()` once before use.
+   */
   static override fromConnString(connString: string, options?: Partial<FastPostgresSaverOptions>): FastPostgresSaver {
-    return new FastPostgresSaver(new pg.Pool({ connectionString: connString }), undefined, options);
+    const pool = new pg.Pool({ connectionString: connString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    return new FastPostgresSaver(pool, undefined, options);
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
