@@ -1,8 +1,17 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
-import type { CheckpointListOptions, CheckpointTuple, SerializerProtocol } from "@langchain/langgraph-checkpoint";
+import type {
+  ChannelVersions,
+  Checkpoint,
+  CheckpointListOptions,
+  CheckpointMetadata,
+  CheckpointTuple,
+  PendingWrite,
+  SerializerProtocol,
+} from "@langchain/langgraph-checkpoint";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 import { FastJsonPlusSerializer } from "../serde/fast-jsonplus-serializer.js";
+import { explainPostgresOutage } from "./outage-error.js";
 import { readSql, type ReadRow } from "./read-sql.js";
 import { groupRows, type StoredCheckpoint, type StoredValue } from "./stored-checkpoints.js";
 import { textQuery } from "./text-rows.js";
@@ -33,6 +42,10 @@ export const CONNECT_TIMEOUT_MS = 5000;
 function listenForServerErrors(pool: pg.Pool): void {
   pool.on("error", () => {});
   pool.on("connect", (client) => client.on("error", () => {}));
+}
+
+function rethrow(error: unknown): never {
+  throw explainPostgresOutage(error);
 }
 
 /** getTuple's selections, the official saver's. */
@@ -91,7 +104,37 @@ export class FastPostgresSaver extends PostgresSaver {
     return new FastPostgresSaver(pool, undefined, options);
   }
 
-  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+  // Each call in its own words when Postgres is away: what is down and what to set (outage-error.ts).
+  override getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    return this.readTuple(config).catch(rethrow);
+  }
+
+  override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+    try {
+      yield* this.listTuples(config, options);
+    } catch (error) {
+      rethrow(error);
+    }
+  }
+
+  override put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    return super.put(config, checkpoint, metadata, newVersions).catch(rethrow);
+  }
+
+  override putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
+    return super.putWrites(config, writes, taskId).catch(rethrow);
+  }
+
+  override deleteThread(threadId: string): Promise<void> {
+    return super.deleteThread(threadId).catch(rethrow);
+  }
+
+  private async readTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const { thread_id, checkpoint_ns = "", checkpoint_id } = config.configurable ?? {};
     const [stored] = checkpoint_id
       ? await this.readCheckpoints(BY_ID, [thread_id, checkpoint_ns, checkpoint_id])
@@ -104,7 +147,10 @@ export class FastPostgresSaver extends PostgresSaver {
     return this.toTuple(stored, thread_id, checkpoint_ns);
   }
 
-  override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+  private async *listTuples(
+    config: RunnableConfig,
+    options: CheckpointListOptions | undefined,
+  ): AsyncGenerator<CheckpointTuple> {
     const { filter, before, limit } = options ?? {};
     const [where, args] = this._searchWhere(config, filter, before);
     let selection = `${where} ORDER BY checkpoint_id DESC`;
