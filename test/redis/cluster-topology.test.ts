@@ -56,7 +56,7 @@ describe.runIf(available)("IORedisSaver on a 6-node Redis Cluster", () => {
     return ids;
   }
 
-  it("runs 50 threads at once: each cancelled turn is followed by an answered one, across every slot", async () => {
+  it("runs 50 threads at once: each cancelled turn is followed by an answered one, across every slot, then deletes them", async () => {
     const saver = new IORedisSaver(connect(), { keyPrefix: nextPrefix() });
     const checkpointer = new SanitizingCheckpointer(saver);
     const threads = Array.from({ length: 50 }, (_, i) => `parallel-${i}`);
@@ -74,6 +74,8 @@ describe.runIf(available)("IORedisSaver on a 6-node Redis Cluster", () => {
     const listed = new Set<string>();
     for await (const tuple of saver.list({})) listed.add(tuple.config.configurable!.thread_id as string);
     expect([...listed].sort()).toEqual([...threads].sort());
+    await Promise.all(threads.map((thread) => saver.deleteThread(thread)));
+    for await (const tuple of saver.list({})) expect.fail(`${tuple.config.configurable!.thread_id} was deleted`);
   });
 
   it("rides out the thread's master killed mid-turn: the turn completes, nothing is lost, the thread continues", async () => {
