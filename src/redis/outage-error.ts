@@ -2,7 +2,7 @@
 
 /** ioredis's words for a call given up because its server is away. */
 const OUTAGE =
-  /^(Reached the max retries per request limit|Too many Cluster redirections|Connection is closed|Stream isn't writeable|Cluster isn't ready)/;
+  /^(Reached the max retries per request limit|Too many Cluster redirections|Connection is closed|Stream isn't writeable|Cluster isn't ready|Failed to refresh slots cache)/;
 
 /** A call failed because Redis (or a Cluster's master for the thread) was unreachable; nothing of it was applied. */
 export class RedisUnavailableError extends Error {
