@@ -101,7 +101,7 @@ export function outagesTable(metrics: Metrics): string {
       "app process alive",
       "checkpoints lost",
       "unloadable",
-      "next turns rejected",
+      "turns a provider rejected",
       "writes reported failed that landed",
     ],
     rows,
