@@ -18,6 +18,9 @@ const POSTGRES_BIN =
         .sort((a, b) => b.localeCompare(a, undefined, { numeric: true }))[0]
     : undefined);
 
+/** Debian installs PgBouncer in /usr/sbin, which a user's PATH often lacks. */
+const PGBOUNCER = existsSync("/usr/sbin/pgbouncer") ? "/usr/sbin/pgbouncer" : "pgbouncer";
+
 const asRoot = process.getuid?.() === 0;
 
 /** The command line that runs `binary` as the user owning the servers: `postgres` when we are root. */
@@ -43,7 +46,7 @@ export function hasPostgresBinaries(): boolean {
 /** Whether Debian's `pgbouncer` is installed. */
 export function hasPgBouncer(): boolean {
   try {
-    execFileSync("pgbouncer", ["--version"], { stdio: "pipe" });
+    execFileSync(PGBOUNCER, ["--version"], { stdio: "pipe" });
     return true;
   } catch {
     return false;
@@ -139,7 +142,7 @@ export async function startPgBouncer(
   );
   writeFileSync(join(dir, "users.txt"), '"postgres" ""\n');
   if (asRoot) execFileSync("chown", ["-R", "postgres:postgres", dir]);
-  const child: ChildProcess = spawn(...asServerUser("pgbouncer", [ini]), { stdio: "ignore" });
+  const child: ChildProcess = spawn(...asServerUser(PGBOUNCER, [ini]), { stdio: "ignore" });
   const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
   const { default: pg } = await import("pg");
   for (let attempt = 0; ; attempt++) {
