@@ -2,7 +2,7 @@
  * The restart and failover phase: servers of the soak's own, taken away under a running app and brought back.
  * Postgres is restarted under `FastPostgresSaver.fromConnString`; a redis-server (with an append-only file, so a
  * restart keeps what it acknowledged) is restarted under `new IORedisSaver(url)`; a master of a 6-node Redis Cluster
- * is killed under `resilientClusterOptions`, its replica taking over. Each outage starts in a tool of one thread's
+ * is killed under `resilientClusterOptions` (the saver waiting for a replica of each write), its replica taking over. Each outage starts in a tool of one thread's
  * turn, at a seeded instant, while the other threads' turns run. Once the server is back: every checkpoint stored
  * before the outage is still there and loads, no write that reported failure is stored, and every thread's next
  * turn, to a model as strict as Bedrock, is answered. The app is this process: an `error` event nobody hears, on
@@ -109,7 +109,7 @@ async function clusterFailovers(): Promise<OutageTarget> {
   );
   client.on("error", () => {}); // a killed master's connection reports here; each call reports its own failure
   return {
-    saver: new IORedisSaver(client, { keyPrefix: "outages" }),
+    saver: new IORedisSaver(client, { keyPrefix: "outages", waitForReplicas: 1 }),
     down: async (_random, thread) => cluster.kill(await cluster.masterOf(`{${encodeId(thread)}}`)),
     close: async () => {
       client.disconnect();

@@ -38,6 +38,14 @@ export interface IORedisSaverOptions {
    * format, so either can read what the other wrote.
    */
   serde?: SerializerProtocol;
+  /**
+   * Replicas that must hold each write before it is reported stored (Redis's `WAIT`, up to 1 s). Replication is
+   * asynchronous: without it, a write the master acknowledged just before dying is lost with it when its replica
+   * takes over. Set it to 1 on a Cluster (or a primary with replicas) whose failovers must lose nothing. When no
+   * replica answers in time (all of them down), the write is reported stored all the same: it is on the master.
+   * @default 0
+   */
+  waitForReplicas?: number;
 }
 
 interface CheckpointHeader {
@@ -57,6 +65,8 @@ interface WriteHeader {
 }
 
 const EMPTY = new Uint8Array(0);
+/** How long a write waits for {@link IORedisSaverOptions.waitForReplicas} replicas. */
+const WAIT_TIMEOUT_MS = 1000;
 const LIST_PAGE = 100;
 
 /** The error the other savers give for a config without a required field, in their words. */
@@ -111,6 +121,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
   private readonly ownsClient: boolean;
   private readonly keys: KeyLayout;
   private readonly ttlSeconds: number | undefined;
+  private readonly waitForReplicas: number;
 
   constructor(connection: IORedisConnection, options: IORedisSaverOptions = {}) {
     super(options.serde ?? new FastJsonPlusSerializer());
@@ -120,6 +131,11 @@ export class IORedisSaver extends BaseCheckpointSaver {
       throw new TypeError(`ttlSeconds must be a positive whole number of seconds, got ${String(ttlSeconds)}.`);
     }
     this.ttlSeconds = ttlSeconds;
+    const { waitForReplicas = 0 } = options;
+    if (!(Number.isInteger(waitForReplicas) && waitForReplicas >= 0)) {
+      throw new TypeError(`waitForReplicas must be a whole number of replicas, got ${String(waitForReplicas)}.`);
+    }
+    this.waitForReplicas = waitForReplicas;
     this.keys = new KeyLayout(options.keyPrefix ?? "langgraph");
     if (typeof connection === "string") {
       this.client = new Redis(connection, resilientRedisOptions());
@@ -308,6 +324,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
     for (const [field, frame] of blobs) multi.hset(keys.blobs, field, frame);
     await this.refreshTtl(multi, threadId, checkpointNs);
     await execAtomically(multi);
+    await this.replicated(keys.checkpoints);
     return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
   }
 
@@ -341,6 +358,20 @@ export class IORedisSaver extends BaseCheckpointSaver {
     }
     await this.refreshTtl(multi, threadId, checkpointNs);
     await execAtomically(multi);
+    await this.replicated(keys.writes);
+  }
+
+  /** Waits until {@link IORedisSaverOptions.waitForReplicas} replicas hold the writes made so far on `key`'s master. */
+  private async replicated(key: string): Promise<void> {
+    if (this.waitForReplicas === 0) return;
+    // WAIT has no key: a pipeline with one goes to the master of its slot, on the connection the write was sent on.
+    // Its failure (the master died since) only leaves the write stored but not known to be replicated.
+    await this.client
+      .pipeline()
+      .exists(key)
+      .call("WAIT", this.waitForReplicas, WAIT_TIMEOUT_MS)
+      .exec()
+      .catch(() => undefined);
   }
 
   private async removeThread(threadId: string): Promise<void> {

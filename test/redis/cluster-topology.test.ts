@@ -1,7 +1,8 @@
 /**
  * IORedisSaver on a real 6-node Redis Cluster (three masters, each with a replica), as production runs it: many
  * threads at once, a cancelled turn then a new message, a master killed mid-turn, a turn on a healthy shard while
- * another shard fails over, and the doctor. Clients use `resilientClusterOptions`, as docs/redis.md says.
+ * another shard fails over, and the doctor. Clients use `resilientClusterOptions` and savers `waitForReplicas: 1`, as
+ * docs/redis.md says.
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { Cluster } from "ioredis";
@@ -57,7 +58,7 @@ describe.runIf(available)("IORedisSaver on a 6-node Redis Cluster", () => {
   }
 
   it("runs 50 threads at once: each cancelled turn is followed by an answered one, across every slot, then deletes them", async () => {
-    const saver = new IORedisSaver(connect(), { keyPrefix: nextPrefix() });
+    const saver = new IORedisSaver(connect(), { keyPrefix: nextPrefix(), waitForReplicas: 1 });
     const checkpointer = new SanitizingCheckpointer(saver);
     const threads = Array.from({ length: 50 }, (_, i) => `parallel-${i}`);
     const answers = await Promise.all(
@@ -79,7 +80,7 @@ describe.runIf(available)("IORedisSaver on a 6-node Redis Cluster", () => {
   });
 
   it("rides out the thread's master killed mid-turn: the turn completes, nothing is lost, the thread continues", async () => {
-    const saver = new IORedisSaver(connect(), { keyPrefix: nextPrefix() });
+    const saver = new IORedisSaver(connect(), { keyPrefix: nextPrefix(), waitForReplicas: 1 });
     const checkpointer = new SanitizingCheckpointer(saver);
     const thread = "failover";
     await nextTurn(checkpointer, "anthropic", thread);
@@ -107,13 +108,18 @@ describe.runIf(available)("IORedisSaver on a 6-node Redis Cluster", () => {
     const after = await checkpointIds(saver, thread);
     expect(after.slice(-before.length)).toEqual(before);
     expect(after.length).toBeGreaterThan(before.length);
+    // Every write waited for the master's replica, so a failover loses nothing the saver reported stored.
+    const waits = await Promise.all(
+      (saver.client as Cluster).nodes("master").map(async (node) => String(await node.info("commandstats"))),
+    );
+    expect(waits.join("\n")).toMatch(/cmdstat_wait:calls=[1-9]/);
     const { messages } = await nextTurn(checkpointer, "anthropic", thread);
     expect(messages.at(-1)).toMatchObject({ content: "Happy to help with that." });
   }, 60_000);
 
   it("never makes a thread on a healthy shard wait for another shard's failover", async () => {
     const prefix = nextPrefix();
-    const saver = new IORedisSaver(connect(), { keyPrefix: prefix });
+    const saver = new IORedisSaver(connect(), { keyPrefix: prefix, waitForReplicas: 1 });
     const checkpointer = new SanitizingCheckpointer(saver);
     // The shard that held every thread's registry (`<prefix>:threads`) before: once, each write went there too.
     const failing = await cluster.masterOf(`${prefix}:threads`);
@@ -136,7 +142,7 @@ describe.runIf(available)("IORedisSaver on a 6-node Redis Cluster", () => {
 
   it("lets the doctor scan and fix a store on the Cluster, reached through any one node", async () => {
     const prefix = nextPrefix();
-    const saver = new IORedisSaver(connect(), { keyPrefix: prefix });
+    const saver = new IORedisSaver(connect(), { keyPrefix: prefix, waitForReplicas: 1 });
     const threads = ["doctor-a", "doctor-b", "doctor-c", "doctor-d"];
     for (const thread of threads) await cancelFirstTurn(saver, "during-tools", thread);
     await nextTurn(saver, "anthropic", "doctor-clean", FIRST_QUESTION);
