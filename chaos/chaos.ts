@@ -1,6 +1,6 @@
 /**
  * One chaos run: the provider emulator, the in-process soak on each backend in turn, the kill phase on each backend
- * a process can share, then the Agent Server part,
+ * a process can share, the Agent Server part, then the outage phase (servers of its own restarted or failed over),
  * with the heap, the wrapper's maps and the latency sampled all along. `npm run chaos` and the test's fixed seeds
  * both run it.
  */
@@ -13,6 +13,7 @@ import type { SoakOptions } from "./options.js";
 import { replayOf } from "./report.js";
 import { soakServer } from "./server.js";
 import { killBackends } from "./kills.js";
+import { outageTargets, soakOutages } from "./outages.js";
 import { drainRequests, soakBackend, wrapperMaps, type SoakState } from "./soak.js";
 
 export interface ChaosResult {
@@ -81,6 +82,14 @@ export async function runChaos(
       state.phase = "Agent Server";
       state.wrappers = new Set();
       await soakServer(options, emulator, metrics, state);
+    }
+    if (options.outagePhase) {
+      for (const target of outageTargets(options.backends)) {
+        log(`-- outages: ${target.name}, ${options.outageThreads} threads in flight`);
+        state.phase = target.name;
+        state.wrappers = new Set();
+        metrics.outages.push(await soakOutages(target, options, log));
+      }
     }
   } finally {
     process.off("unhandledRejection", unhandled);

@@ -6,6 +6,7 @@
  * Everything is kept in fixed memory, except a few examples of each failure.
  */
 import { Histogram } from "./histogram.js";
+import { OUTAGE_FIGURES, type OutageFigures } from "./outages.js";
 import { Traces } from "./trace.js";
 
 /** Counts by key. */
@@ -164,8 +165,12 @@ export class Metrics {
     }
   }
 
+  /** The outage phase's figures, by backend. */
+  readonly outages: OutageFigures[] = [];
+
   get failed(): boolean {
-    return Object.values(this.zero).some((n) => n > 0);
+    const outageFailed = this.outages.some((figures) => OUTAGE_FIGURES.some((figure) => figures[figure] > 0));
+    return outageFailed || Object.values(this.zero).some((n) => n > 0);
   }
 
   /** Takes a sample: the heap after a full GC (when exposed), the maps, and the latency of the window. */

@@ -13,10 +13,14 @@ export interface SoakOptions extends ThreadOptions {
   backends: Backend[];
   clients: Client[];
   graphs: GraphKind[];
-  /** Run the in-process part / the kill phase (worker processes killed) / the Agent Server part. */
+  /** Run the in-process part / the kill phase (worker processes killed) / the Agent Server part / the outage phase. */
   inProcess: boolean;
   killPhase: boolean;
   server: boolean;
+  outagePhase: boolean;
+  /** Outages (a server restarted, a Cluster master killed) per backend of the outage phase, and its threads. */
+  outages: number;
+  outageThreads: number;
   /** Worker processes to kill (SIGKILL), spread evenly over the backends a process can share; threads in flight. */
   kills: number;
   killThreads: number;
@@ -48,6 +52,9 @@ export const DEFAULTS: Omit<SoakOptions, "seed"> = {
   inProcess: true,
   killPhase: true,
   server: true,
+  outagePhase: true,
+  outages: 10,
+  outageThreads: 4,
   kills: 1000,
   killThreads: 4,
   serverCancellations: 400,
@@ -79,8 +86,11 @@ const USAGE = `npm run chaos -- [options]
   --server-threads N         threads in flight on the Agent Server (default ${DEFAULTS.serverThreads})
   --kills N                  worker processes killed, over the shared backends (default ${DEFAULTS.kills})
   --kill-threads N           threads in flight per backend in the kill phase (default ${DEFAULTS.killThreads})
+  --outages N                servers restarted or failed over, per backend of the outage phase (default ${DEFAULTS.outages})
+  --outage-threads N         threads in flight during each outage (default ${DEFAULTS.outageThreads})
   --only-server, --no-server the Agent Server part alone, or without it
   --only-kills, --no-kills   the kill phase alone, or without it
+  --only-outages, --no-outages  the outage phase (Postgres and Redis restarted, a Cluster master killed) alone, or without it
   --only N,M                 replay only these thread numbers (printed with each failure)
   --write-summary            write docs/reliability.md's figures and docs/images/reliability.svg
   --trace                    print each failing thread's saver calls, repairs and actions
@@ -140,9 +150,16 @@ export function parseOptions(argv: readonly string[]): SoakOptions {
       case "--kill-threads":
         options.killThreads = Math.max(1, count("kill-threads", value()));
         break;
+      case "--outages":
+        options.outages = count("outages", value());
+        break;
+      case "--outage-threads":
+        options.outageThreads = Math.max(1, count("outage-threads", value()));
+        break;
       case "--only-server":
         options.inProcess = false;
         options.killPhase = false;
+        options.outagePhase = false;
         options.server = true;
         break;
       case "--no-server":
@@ -151,10 +168,20 @@ export function parseOptions(argv: readonly string[]): SoakOptions {
       case "--only-kills":
         options.inProcess = false;
         options.server = false;
+        options.outagePhase = false;
         options.killPhase = true;
         break;
       case "--no-kills":
         options.killPhase = false;
+        break;
+      case "--only-outages":
+        options.inProcess = false;
+        options.server = false;
+        options.killPhase = false;
+        options.outagePhase = true;
+        break;
+      case "--no-outages":
+        options.outagePhase = false;
         break;
       case "--only":
         options.only = value()
@@ -194,11 +221,15 @@ export function replayCommand(options: SoakOptions, only?: readonly number[]): s
   if (differs("serverThreads")) args.push(`--server-threads ${options.serverThreads}`);
   if (differs("kills")) args.push(`--kills ${options.kills}`);
   if (differs("killThreads")) args.push(`--kill-threads ${options.killThreads}`);
-  if (!options.inProcess && !options.killPhase) args.push("--only-server");
-  else if (!options.inProcess && !options.server) args.push("--only-kills");
+  if (differs("outages")) args.push(`--outages ${options.outages}`);
+  if (differs("outageThreads")) args.push(`--outage-threads ${options.outageThreads}`);
+  if (!options.inProcess && !options.killPhase && !options.server) args.push("--only-outages");
+  else if (!options.inProcess && !options.killPhase && !options.outagePhase) args.push("--only-server");
+  else if (!options.inProcess && !options.server && !options.outagePhase) args.push("--only-kills");
   else {
     if (!options.server) args.push("--no-server");
     if (!options.killPhase) args.push("--no-kills");
+    if (!options.outagePhase) args.push("--no-outages");
   }
   const threads = only ?? options.only;
   if (threads && threads.length > 0) args.push(`--only ${threads.join(",")}`);

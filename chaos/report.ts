@@ -81,6 +81,33 @@ export function tallyTable(name: string, tally: Tally, what = "cancellations"): 
   return table([name, what], rows);
 }
 
+/** The outage phase by backend: the app process lived through every outage, and the last four figures must be zero. */
+export function outagesTable(metrics: Metrics): string {
+  const rows = metrics.outages.map((f) => [
+    f.backend,
+    count(f.outages),
+    `${count(f.turns)} (${count(f.failedTurns)} failed cleanly)`,
+    "yes",
+    count(f.lost),
+    count(f.unloadable),
+    count(f.rejected),
+    `${count(f.landedAfterFailure)} (of ${count(f.failedWrites)} failed)`,
+  ]);
+  return table(
+    [
+      "outage",
+      "outages",
+      "turns an outage hit",
+      "app process alive",
+      "checkpoints lost",
+      "unloadable",
+      "turns a provider rejected",
+      "writes reported failed that landed",
+    ],
+    rows,
+  );
+}
+
 /** What was seen of LangGraph, the providers and the server: counted, never a sanitizer failure. */
 export function observedTable(metrics: Metrics): string {
   const rows = [...metrics.observed.counts].sort(([a], [b]) => a.localeCompare(b)).map(([key, n]) => [key, count(n)]);
@@ -94,11 +121,16 @@ export function replayOf(options: SoakOptions, thread: string): string {
   const [, where, n] = match;
   const index = Number(n);
   if (where === "server")
-    return replayCommand({ ...options, inProcess: false, killPhase: false, server: true }, [index]);
+    return replayCommand({ ...options, inProcess: false, killPhase: false, outagePhase: false, server: true }, [index]);
+  if (where === "outage")
+    return replayCommand({ ...options, inProcess: false, killPhase: false, server: false, outagePhase: true });
   const kill = where!.endsWith("-kill");
   const backend = (kill ? where!.slice(0, -"-kill".length) : where) as Backend;
   if (!BACKENDS.includes(backend)) return replayCommand(options);
-  return replayCommand({ ...options, backends: [backend], server: false, inProcess: !kill, killPhase: kill }, [index]);
+  return replayCommand(
+    { ...options, backends: [backend], server: false, outagePhase: false, inProcess: !kill, killPhase: kill },
+    [index],
+  );
 }
 
 /** The whole report, as printed at the end of a run. */
@@ -112,6 +144,7 @@ export function report(result: ChaosResult): string {
     tallyTable("where the cancellation landed", metrics.cancellations.landing),
     faultsTable(metrics),
     tallyTable("fault: where it landed", metrics.faults.landing, "faults"),
+    ...(metrics.outages.length > 0 ? [outagesTable(metrics)] : []),
     tallyTable("client", metrics.cancellations.client),
     tallyTable("graph", metrics.cancellations.graph),
     tallyTable("durability", metrics.cancellations.durability),
@@ -122,7 +155,9 @@ export function report(result: ChaosResult): string {
       `${failure.figure} on ${failure.thread}: ${failure.detail}\n  replay: ${replayOf(options, failure.thread)}`,
     );
   }
-  parts.push(metrics.failed ? `FAILED. Replay the whole run: ${replayCommand(options)}` : "All five figures are zero.");
+  const zero =
+    metrics.outages.length > 0 ? "All five figures, and the outage figures, are zero." : "All five figures are zero.";
+  parts.push(metrics.failed ? `FAILED. Replay the whole run: ${replayCommand(options)}` : zero);
   return parts.join("\n\n");
 }
 

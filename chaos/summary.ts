@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { ChaosResult } from "./chaos.js";
 import type { Sample } from "./metrics.js";
-import { faultsTable, figuresTable, latencyTable, observedTable, tallyTable } from "./report.js";
+import { faultsTable, figuresTable, latencyTable, observedTable, outagesTable, tallyTable } from "./report.js";
 import { replayCommand } from "./options.js";
 
 const DOC = fileURLToPath(new URL("../docs/reliability.md", import.meta.url));
@@ -28,6 +28,9 @@ export function writeSummary(result: ChaosResult): void {
     "The faults beyond a cancellation, by backend, and where each landed:",
     faultsTable(metrics),
     tallyTable("fault: where it landed", metrics.faults.landing, "faults"),
+    ...(metrics.outages.length > 0
+      ? ["Servers restarted and failed over under running turns (the outage phase), by backend:", outagesTable(metrics)]
+      : []),
     "Where the cancellations landed, and on what:",
     tallyTable("where the cancellation landed", metrics.cancellations.landing),
     tallyTable("backend", metrics.cancellations.backend),

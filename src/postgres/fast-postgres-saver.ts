@@ -1,8 +1,17 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
-import type { CheckpointListOptions, CheckpointTuple, SerializerProtocol } from "@langchain/langgraph-checkpoint";
+import type {
+  ChannelVersions,
+  Checkpoint,
+  CheckpointListOptions,
+  CheckpointMetadata,
+  CheckpointTuple,
+  PendingWrite,
+  SerializerProtocol,
+} from "@langchain/langgraph-checkpoint";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 import { FastJsonPlusSerializer } from "../serde/fast-jsonplus-serializer.js";
+import { explainPostgresOutage } from "./outage-error.js";
 import { readSql, type ReadRow } from "./read-sql.js";
 import { groupRows, type StoredCheckpoint, type StoredValue } from "./stored-checkpoints.js";
 import { textQuery } from "./text-rows.js";
@@ -15,6 +24,29 @@ export interface FastPostgresSaverOptions {
    * @default "public"
    */
   schema: string;
+}
+
+/**
+ * How long {@link FastPostgresSaver.fromConnString}'s pool waits for a connection: a call made while Postgres is
+ * down fails within this (node-postgres waits for ever by default).
+ * @internal
+ */
+export const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * Makes the pool's connections survive their server going away (a restart, a failover, PgBouncer closing them).
+ * node-postgres reports that as an `error` event on the client, and on the pool when the client was idle; an
+ * `error` event nobody listens to ends the process. The official saver's `put`, `putWrites` and `deleteThread`
+ * borrow clients without listening, so every connection gets a listener: the call using it fails with the error,
+ * the pool drops the client, and the next call connects again.
+ */
+function listenForServerErrors(pool: pg.Pool): void {
+  pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
+}
+
+function rethrow(error: unknown): never {
+  throw explainPostgresOutage(error);
 }
 
 /** getTuple's selections, the official saver's. */
@@ -62,16 +94,51 @@ export class FastPostgresSaver extends PostgresSaver {
       );
     }
     super(pool, serde ?? new FastJsonPlusSerializer(), { ...options, schema });
+    listenForServerErrors(pool);
     this.readPool = pool;
     this.readSchema = schema;
   }
 
-  /** A saver on a new pool for `connString`, like `PostgresSaver.fromConnString`. Call `setup()` once before use. */
+  /**
+   * A saver on a new pool for `connString`, like `PostgresSaver.fromConnString`, that gives up on a connection
+   * Postgres (or PgBouncer) neither accepts nor refuses after {@link CONNECT_TIMEOUT_MS}. Call `setup()` once before use.
+   */
   static override fromConnString(connString: string, options?: Partial<FastPostgresSaverOptions>): FastPostgresSaver {
-    return new FastPostgresSaver(new pg.Pool({ connectionString: connString }), undefined, options);
+    const pool = new pg.Pool({ connectionString: connString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    return new FastPostgresSaver(pool, undefined, options);
   }
 
-  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+  // Each call in its own words when Postgres is away: what is down and what to set (outage-error.ts).
+  override getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    return this.readTuple(config).catch(rethrow);
+  }
+
+  override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+    try {
+      yield* this.listTuples(config, options);
+    } catch (error) {
+      rethrow(error);
+    }
+  }
+
+  override put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    return super.put(config, checkpoint, metadata, newVersions).catch(rethrow);
+  }
+
+  override putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
+    return super.putWrites(config, writes, taskId).catch(rethrow);
+  }
+
+  override deleteThread(threadId: string): Promise<void> {
+    return super.deleteThread(threadId).catch(rethrow);
+  }
+
+  private async readTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const { thread_id, checkpoint_ns = "", checkpoint_id } = config.configurable ?? {};
     const [stored] = checkpoint_id
       ? await this.readCheckpoints(BY_ID, [thread_id, checkpoint_ns, checkpoint_id])
@@ -84,7 +151,10 @@ export class FastPostgresSaver extends PostgresSaver {
     return this.toTuple(stored, thread_id, checkpoint_ns);
   }
 
-  override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+  private async *listTuples(
+    config: RunnableConfig,
+    options: CheckpointListOptions | undefined,
+  ): AsyncGenerator<CheckpointTuple> {
     const { filter, before, limit } = options ?? {};
     const [where, args] = this._searchWhere(config, filter, before);
     let selection = `${where} ORDER BY checkpoint_id DESC`;

@@ -5,3 +5,4 @@
  * needed only for this entry).
  */
 export { FastPostgresSaver, type FastPostgresSaverOptions } from "./fast-postgres-saver.js";
+export { PostgresUnavailableError } from "./outage-error.js";

@@ -17,8 +17,11 @@ import {
 import { Redis, type Cluster, type ChainableCommander } from "ioredis";
 import { sortWrites } from "../langgraph-features.js";
 import { FastJsonPlusSerializer } from "../serde/fast-jsonplus-serializer.js";
+import { resilientRedisOptions } from "./connection-options.js";
 import { decodeFrame, encodeFrame } from "./frame.js";
 import { KeyLayout, blobField, decodeId, encodeId, writeField, writeFieldRange, type NamespaceKeys } from "./keys.js";
+import { explainOutage } from "./outage-error.js";
+import { scanThreads } from "./thread-scan.js";
 
 /** What IORedisSaver connects through: an ioredis client or cluster, or a `redis://` URL. */
 export type IORedisConnection = Redis | Cluster | string;
@@ -35,6 +38,14 @@ export interface IORedisSaverOptions {
    * format, so either can read what the other wrote.
    */
   serde?: SerializerProtocol;
+  /**
+   * Replicas that must hold each write before it is reported stored (Redis's `WAIT`, up to 1 s). Replication is
+   * asynchronous: without it, a write the master acknowledged just before dying is lost with it when its replica
+   * takes over. Set it to 1 on a Cluster (or a primary with replicas) whose failovers must lose nothing. When no
+   * replica answers in time (all of them down), the write is reported stored all the same: it is on the master.
+   * @default 0
+   */
+  waitForReplicas?: number;
 }
 
 interface CheckpointHeader {
@@ -54,16 +65,19 @@ interface WriteHeader {
 }
 
 const EMPTY = new Uint8Array(0);
+/** How long a write waits for {@link IORedisSaverOptions.waitForReplicas} replicas. */
+const WAIT_TIMEOUT_MS = 1000;
 const LIST_PAGE = 100;
-
-/** Thread ids asked of SSCAN per page by {@link IORedisSaver.threads}. */
-const THREAD_PAGE = 500;
 
 /** The error the other savers give for a config without a required field, in their words. */
 function missingField(action: string, field: "thread_id" | "checkpoint_id"): Error {
   return new Error(
     `Failed to ${action}. The passed RunnableConfig is missing a required "${field}" field in its "configurable" property.`,
   );
+}
+
+function rethrow(error: unknown): never {
+  throw explainOutage(error);
 }
 
 function isClient(value: unknown): value is Redis | Cluster {
@@ -84,10 +98,12 @@ async function execAtomically(multi: ChainableCommander): Promise<void> {
  * ElastiCache, Memorystore.
  *
  * Each `put` and `putWrites` is one MULTI transaction, so a lost connection
- * leaves no partial checkpoint. Every key of a thread shares one hash tag,
- * so it runs unchanged on Cluster. Lookups and listings use sorted-set
- * indexes: no KEYS or SCAN on any path, and the cost of reading a thread does
- * not depend on how many other threads exist. Channel values are stored once
+ * leaves no partial checkpoint. Every key of a thread shares one hash tag, and
+ * no write touches a key of another slot, so it runs unchanged on Cluster and
+ * a thread's calls depend on its own shard alone. Lookups and histories use
+ * sorted-set indexes: no KEYS or SCAN on a graph's path (only `list()` without
+ * a `thread_id` scans), and the cost of reading a thread does not depend on how
+ * many other threads exist. Channel values are stored once
  * per version, as the Postgres saver does, so a `put` writes only the channels
  * that changed.
  *
@@ -105,6 +121,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
   private readonly ownsClient: boolean;
   private readonly keys: KeyLayout;
   private readonly ttlSeconds: number | undefined;
+  private readonly waitForReplicas: number;
 
   constructor(connection: IORedisConnection, options: IORedisSaverOptions = {}) {
     super(options.serde ?? new FastJsonPlusSerializer());
@@ -114,9 +131,16 @@ export class IORedisSaver extends BaseCheckpointSaver {
       throw new TypeError(`ttlSeconds must be a positive whole number of seconds, got ${String(ttlSeconds)}.`);
     }
     this.ttlSeconds = ttlSeconds;
+    const { waitForReplicas = 0 } = options;
+    if (!(Number.isInteger(waitForReplicas) && waitForReplicas >= 0)) {
+      throw new TypeError(`waitForReplicas must be a whole number of replicas, got ${String(waitForReplicas)}.`);
+    }
+    this.waitForReplicas = waitForReplicas;
     this.keys = new KeyLayout(options.keyPrefix ?? "langgraph");
     if (typeof connection === "string") {
-      this.client = new Redis(connection);
+      this.client = new Redis(connection, resilientRedisOptions());
+      // Each call reports its own failure; unheard, ioredis would print every reconnection attempt.
+      this.client.on("error", () => {});
       this.ownsClient = true;
     } else if (isClient(connection)) {
       this.client = connection;
@@ -142,7 +166,37 @@ export class IORedisSaver extends BaseCheckpointSaver {
     return Math.floor(Number(current ?? 0)) + 1 + Math.random();
   }
 
-  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+  // Each call in its own words when Redis is away: what is down and which setting waits longer (outage-error.ts).
+  override getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    return this.readTuple(config).catch(rethrow);
+  }
+
+  override async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
+    try {
+      yield* this.listTuples(config, options);
+    } catch (error) {
+      rethrow(error);
+    }
+  }
+
+  override put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    return this.writeCheckpoint(config, checkpoint, metadata, newVersions).catch(rethrow);
+  }
+
+  override putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath = ""): Promise<void> {
+    return this.writeWrites(config, writes, taskId, taskPath).catch(rethrow);
+  }
+
+  override deleteThread(threadId: string): Promise<void> {
+    return this.removeThread(threadId).catch(rethrow);
+  }
+
+  private async readTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const threadId: string | undefined = config.configurable?.thread_id;
     if (threadId === undefined) return undefined;
     const checkpointNs: string = config.configurable?.checkpoint_ns ?? "";
@@ -162,12 +216,11 @@ export class IORedisSaver extends BaseCheckpointSaver {
     return this.loadTuple(threadId, checkpointNs, checkpointId, keys, stored, () => Promise.resolve(pendingWrites));
   }
 
-  override async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
+  private async *listTuples(config: RunnableConfig, options: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     const { before, filter } = options;
     let remaining = options.limit ?? Infinity;
     const threadId: string | undefined = config.configurable?.thread_id;
-    const threads =
-      threadId !== undefined ? [threadId] : (await this.client.smembers(this.keys.threads)).map(decodeId).sort();
+    const threads = threadId !== undefined ? [threadId] : await this.allThreads();
     for (const thread of threads) {
       const namespaces =
         config.configurable?.checkpoint_ns !== undefined
@@ -200,10 +253,17 @@ export class IORedisSaver extends BaseCheckpointSaver {
     }
   }
 
+  /** Every thread id, sorted, for `list()` without a `thread_id` (an admin's listing; a graph always names its thread). */
+  private async allThreads(): Promise<string[]> {
+    const ids = new Set<string>();
+    for await (const page of scanThreads(this.client, this.keys)) for (const id of page) ids.add(id);
+    return [...ids].sort();
+  }
+
   /**
    * Every (thread, namespace) pair this saver holds, for tools that visit each thread (the doctor). Threads come a
-   * page at a time through SSCAN over the thread index, so a store of any size is walked holding only the ids
-   * visited, not the checkpoints; the graph's own reads never scan. Namespaces are in order within a thread.
+   * page at a time through SCAN on every master, so a store of any size is walked holding only the ids visited,
+   * not the checkpoints; the graph's own reads never scan. Namespaces are in order within a thread.
    */
   async *threads(filter: { threadId?: string; checkpointNs?: string } = {}): AsyncGenerator<{
     threadId: string;
@@ -218,25 +278,22 @@ export class IORedisSaver extends BaseCheckpointSaver {
       yield* await pairs(threadId);
       return;
     }
-    // SSCAN may return an id twice (when the set is rehashed during the scan); each thread is visited once.
+    // SCAN may return a key twice (when the keyspace is rehashed during the scan); each thread is visited once.
     const visited = new Set<string>();
-    let cursor = "0";
-    do {
-      const [next, ids] = await this.client.sscan(this.keys.threads, cursor, "COUNT", THREAD_PAGE);
-      cursor = next;
-      for (const id of ids.map(decodeId).sort()) {
+    for await (const page of scanThreads(this.client, this.keys)) {
+      for (const id of page.sort()) {
         if (visited.has(id)) continue;
         visited.add(id);
         yield* await pairs(id);
       }
-    } while (cursor !== "0");
+    }
   }
 
   private async namespacesOf(threadId: string): Promise<string[]> {
     return (await this.client.smembers(this.keys.namespaces(threadId))).map(decodeId).sort();
   }
 
-  override async put(
+  private async writeCheckpoint(
     config: RunnableConfig,
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
@@ -266,15 +323,16 @@ export class IORedisSaver extends BaseCheckpointSaver {
     multi.hset(keys.checkpoint, encodeId(checkpoint.id), encodeFrame(header, [checkpointBytes, metadataBytes]));
     for (const [field, frame] of blobs) multi.hset(keys.blobs, field, frame);
     await this.refreshTtl(multi, threadId, checkpointNs);
-    await this.commit(multi, threadId);
+    await execAtomically(multi);
+    await this.replicated(keys.checkpoints);
     return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
   }
 
-  override async putWrites(
+  private async writeWrites(
     config: RunnableConfig,
     writes: PendingWrite[],
     taskId: string,
-    taskPath = "",
+    taskPath: string,
   ): Promise<void> {
     const threadId: string | undefined = config.configurable?.thread_id;
     if (threadId === undefined) throw missingField("put writes", "thread_id");
@@ -299,26 +357,30 @@ export class IORedisSaver extends BaseCheckpointSaver {
       multi.zadd(keys.writesIndex, 0, field);
     }
     await this.refreshTtl(multi, threadId, checkpointNs);
-    await this.commit(multi, threadId);
+    await execAtomically(multi);
+    await this.replicated(keys.writes);
   }
 
-  /**
-   * Runs `multi` and registers the thread for list() without a thread_id, in
-   * one round trip: the registry is in another Cluster slot, so it cannot join
-   * the transaction, and a registered thread whose write failed only lists nothing.
-   */
-  private async commit(multi: ChainableCommander, threadId: string): Promise<void> {
-    await Promise.all([execAtomically(multi), this.client.sadd(this.keys.threads, encodeId(threadId))]);
+  /** Waits until {@link IORedisSaverOptions.waitForReplicas} replicas hold the writes made so far on `key`'s master. */
+  private async replicated(key: string): Promise<void> {
+    if (this.waitForReplicas === 0) return;
+    // WAIT has no key: a pipeline with one goes to the master of its slot, on the connection the write was sent on.
+    // Its failure (the master died since) only leaves the write stored but not known to be replicated.
+    await this.client
+      .pipeline()
+      .exists(key)
+      .call("WAIT", this.waitForReplicas, WAIT_TIMEOUT_MS)
+      .exec()
+      .catch(() => undefined);
   }
 
-  override async deleteThread(threadId: string): Promise<void> {
+  private async removeThread(threadId: string): Promise<void> {
     const namespacesKey = this.keys.namespaces(threadId);
     const namespaces = new Set([...(await this.client.smembers(namespacesKey)).map(decodeId), ""]);
     const multi = this.client.multi();
     for (const ns of namespaces) multi.del(...Object.values(this.keys.namespace(threadId, ns)));
     multi.del(namespacesKey);
     await execAtomically(multi);
-    await this.client.srem(this.keys.threads, encodeId(threadId));
   }
 
   /** Checkpoint ids of a namespace, newest first, read from the index a page at a time. */

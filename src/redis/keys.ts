@@ -5,8 +5,7 @@
  * and non-ASCII text can never make two ids share a key or break the tag.
  *
  * ```
- * <prefix>:threads                           SET   every thread id (for list() without a thread_id)
- * <prefix>:{<thread>}:namespaces             SET   checkpoint namespaces of the thread
+ * <prefix>:{<thread>}:namespaces             SET   checkpoint namespaces of the thread (found by SCAN to list threads)
  * <prefix>:{<thread>}:<ns>:checkpoints       ZSET  checkpoint ids, all score 0 (uuid6 ids sort by time)
  * <prefix>:{<thread>}:<ns>:checkpoint        HASH  checkpoint id -> checkpoint, metadata, parent id
  * <prefix>:{<thread>}:<ns>:blobs             HASH  <channel>|<version> -> channel value
@@ -51,16 +50,25 @@ export interface NamespaceKeys {
   writesIndex: string;
 }
 
+/** Characters SCAN's MATCH treats as a pattern. */
+const GLOB = /[*?[\]\\]/g;
+
 /** The key layout under one prefix. */
 export class KeyLayout {
-  readonly threads: string;
+  /** A SCAN MATCH pattern for every thread's `namespaces` key: one key per thread, in the thread's own slot. */
+  readonly everyThread: string;
 
   constructor(readonly prefix: string) {
     if (/[{}]/.test(prefix))
       throw new TypeError(
         `keyPrefix must not contain "{" or "}" (they would change the Cluster hash tag), got ${JSON.stringify(prefix)}.`,
       );
-    this.threads = `${prefix}:threads`;
+    this.everyThread = `${prefix.replace(GLOB, "\\$&")}:{*}:namespaces`;
+  }
+
+  /** The thread id of a key {@link everyThread} matched. */
+  threadOf(namespacesKey: string): string {
+    return decodeId(namespacesKey.slice(this.prefix.length + 2, -"}:namespaces".length));
   }
 
   private thread(threadId: string): string {

@@ -266,6 +266,9 @@ describe.runIf(available)("IORedisSaver", () => {
     expect(() => new IORedisSaver(server.url, { ttlSeconds: 0 })).toThrow(
       "ttlSeconds must be a positive whole number of seconds, got 0.",
     );
+    expect(() => new IORedisSaver(server.url, { waitForReplicas: 0.5 })).toThrow(
+      "waitForReplicas must be a whole number of replicas, got 0.5.",
+    );
     expect(() => new IORedisSaver(server.url, { keyPrefix: "app{1}" })).toThrow(
       'keyPrefix must not contain "{" or "}"',
     );

@@ -31,7 +31,7 @@ export function hasRedisBinary(): boolean {
   }
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, "127.0.0.1", () => {
@@ -100,30 +100,99 @@ export async function startRedis(extra: string[] = []): Promise<RedisServer> {
 
 export interface RedisCluster {
   nodes: RedisServer[];
+  /** The node serving `key`'s slot as master now. */
+  masterOf(key: string): Promise<RedisServer>;
+  /** Resolves once every running node sees all slots served (after a failover, or a killed node's restart). */
+  healthy(): Promise<void>;
+  /**
+   * Kills a master as a crash would. The function it resolves with waits until the master's replica serves its slots,
+   * then starts the node again (it rejoins as that replica's replica) and waits for the Cluster to be healthy.
+   */
+  kill(master: RedisServer): Promise<() => Promise<void>>;
   stop(): Promise<void>;
 }
 
-/** Starts three masters and joins them into one cluster covering all 16384 slots. */
-export async function startCluster(): Promise<RedisCluster> {
+/** Asks the running nodes one at a time until one answers. */
+async function askAny<T>(nodes: RedisServer[], ask: (client: Redis) => Promise<T>): Promise<T> {
+  let last: unknown;
+  for (const node of nodes) {
+    const client = new Redis(node.port, "127.0.0.1", { lazyConnect: true, retryStrategy: () => null });
+    client.on("error", () => {}); // a stopped node: the next one is asked
+    try {
+      await client.connect();
+      return await ask(client);
+    } catch (error) {
+      last = error;
+    } finally {
+      client.disconnect();
+    }
+  }
+  throw last;
+}
+
+/**
+ * Starts a cluster covering all 16384 slots: three masters, each with `replicas` replicas that take over when it
+ * dies (after `cluster-node-timeout`, 2 s, and an election).
+ */
+export async function startCluster({ replicas = 0 }: { replicas?: number } = {}): Promise<RedisCluster> {
   const nodes = await Promise.all(
-    [0, 1, 2].map(() =>
+    Array.from({ length: 3 * (1 + replicas) }, () =>
       startRedis(["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000"]),
     ),
   );
   execFileSync(
     "redis-cli",
-    ["--cluster", "create", ...nodes.map((n) => `127.0.0.1:${n.port}`), "--cluster-replicas", "0", "--cluster-yes"],
+    [
+      "--cluster",
+      "create",
+      ...nodes.map((n) => `127.0.0.1:${n.port}`),
+      "--cluster-replicas",
+      String(replicas),
+      "--cluster-yes",
+    ],
     { stdio: "pipe" },
   );
-  // Wait until every node agrees the cluster is up.
-  for (const node of nodes) {
-    const client = new Redis(node.port, "127.0.0.1");
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const info = await client.cluster("INFO");
-      if (String(info).includes("cluster_state:ok")) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    client.disconnect();
-  }
-  return { nodes, stop: async () => void (await Promise.all(nodes.map((n) => n.close()))) };
+  /** CLUSTER SLOTS: ranges of slots, each with its master's address first. */
+  const slotMap = (askFrom = nodes) => askAny(askFrom, (client) => client.cluster("SLOTS"));
+  const cluster: RedisCluster = {
+    nodes,
+    kill: async (master) => {
+      await master.stop();
+      return async () => {
+        const others = nodes.filter((n) => n !== master);
+        for (let attempt = 0; ; attempt++) {
+          if (!(await slotMap(others)).some(([, , servedBy]) => servedBy?.[1] === master.port)) break;
+          if (attempt > 300) throw new Error(`no replica took over from 127.0.0.1:${master.port}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        await master.start();
+        await cluster.healthy();
+      };
+    },
+    masterOf: async (key) => {
+      const slot = Number(await askAny(nodes, (client) => client.cluster("KEYSLOT", key)));
+      const port = (await slotMap()).find(([from, to]) => slot >= from && slot <= to)![2]![1];
+      return nodes.find((n) => n.port === port)!;
+    },
+    healthy: async () => {
+      for (let attempt = 0; attempt < 300; attempt++) {
+        const states = await Promise.all(
+          nodes.map(
+            (node) =>
+              askAny([node], async (client) => {
+                const info = String(await client.cluster("INFO"));
+                const role = String(await client.info("replication"));
+                return info.includes("cluster_state:ok") && !role.includes("master_link_status:down");
+              }).catch(() => true), // a node that is stopped has no say
+          ),
+        );
+        if (states.every(Boolean)) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error("the Redis Cluster did not become healthy");
+    },
+    stop: async () => void (await Promise.all(nodes.map((n) => n.close()))),
+  };
+  await cluster.healthy();
+  return cluster;
 }

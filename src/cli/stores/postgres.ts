@@ -1,13 +1,16 @@
-/** The doctor's Postgres adapter: the tables of `@langchain/langgraph-checkpoint-postgres`, in one schema. */
+/**
+ * The doctor's Postgres adapter: the tables of `@langchain/langgraph-checkpoint-postgres`, in one schema, read and
+ * written through FastPostgresSaver, whose pool survives the server ending its connections (a restart, PgBouncer).
+ */
 import { redact } from "../../redact.js";
 import { DoctorStoreError, loadOptional, PAGE, pages, type OpenStore } from "../store.js";
 
 export async function openPostgres(url: string, schema = "public"): Promise<OpenStore> {
-  const { PostgresSaver } = await loadOptional<typeof import("@langchain/langgraph-checkpoint-postgres")>(
-    "@langchain/langgraph-checkpoint-postgres",
-  );
+  await loadOptional("@langchain/langgraph-checkpoint-postgres");
   const { default: pg } = await loadOptional<{ default: typeof import("pg") }>("pg");
+  const { FastPostgresSaver } = await import("../../postgres/index.js");
   const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5000, max: 4 });
+  const saver = new FastPostgresSaver(pool, undefined, { schema });
   const table = `${pg.escapeIdentifier(schema)}.checkpoints`;
   try {
     await pool.query(`SELECT 1 FROM ${table} LIMIT 1`);
@@ -22,7 +25,7 @@ export async function openPostgres(url: string, schema = "public"): Promise<Open
   }
   return {
     description: `Postgres ${redact(url)} (schema ${schema})`,
-    saver: new PostgresSaver(pool, undefined, { schema }),
+    saver,
     threads: ({ threadId, checkpointNs }) =>
       pages(async (after) => {
         const { rows } = await pool.query(

@@ -1,30 +1,46 @@
-/** The doctor's Redis adapter: a store written by this package's `IORedisSaver`. */
+/** The doctor's Redis adapter: a store written by this package's `IORedisSaver`, on one server or a Cluster. */
+import type { Cluster, Redis } from "ioredis";
 import { redact } from "../../redact.js";
 import { DoctorStoreError, loadOptional, type OpenStore } from "../store.js";
 
+/** Fail fast: the doctor is run by hand, and an unreachable store is reported, not waited for. */
+const CONNECT = { maxRetriesPerRequest: 1, connectTimeout: 5000 } as const;
+
 export async function openRedis(url: string, keyPrefix = "langgraph"): Promise<OpenStore> {
-  const { Redis } = await loadOptional<typeof import("ioredis")>("ioredis");
+  const ioredis = await loadOptional<typeof import("ioredis")>("ioredis");
   const { IORedisSaver } = await import("../../redis/index.js");
-  const client = new Redis(url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 1,
-    retryStrategy: () => null,
-    connectTimeout: 5000,
-  });
+  const node = new ioredis.Redis(url, { ...CONNECT, lazyConnect: true, retryStrategy: () => null });
   // connect() only says "Connection is closed."; the error event says why (ECONNREFUSED, auth, DNS).
   let cause: Error | undefined;
-  client.on("error", (error: Error) => (cause = error));
+  node.on("error", (error: Error) => (cause = error));
+  let client: Redis | Cluster = node;
   try {
-    await client.connect();
+    await node.connect();
+    // A Cluster node answers only for its own slots (MOVED for the rest): the whole Cluster is opened from it.
+    if (/cluster_enabled:1/.test(await node.info("cluster"))) client = await openCluster(ioredis, node);
   } catch (error) {
-    client.disconnect();
+    node.disconnect();
     throw new DoctorStoreError(`cannot reach Redis at ${redact(url)}: ${(cause ?? (error as Error)).message}`);
   }
   const saver = new IORedisSaver(client, { keyPrefix });
   return {
-    description: `Redis ${redact(url)} (prefix ${keyPrefix})`,
+    description: `Redis${client === node ? "" : " Cluster"} ${redact(url)} (prefix ${keyPrefix})`,
     saver,
     threads: (filter) => saver.threads(filter),
     close: async () => void (await client.quit()),
   };
+}
+
+/** The Cluster `node` belongs to, with `node`'s credentials and TLS settings; `node` is closed. */
+async function openCluster(ioredis: typeof import("ioredis"), node: Redis): Promise<Cluster> {
+  const { host, port, username, password, tls } = node.options;
+  node.disconnect();
+  const cluster = new ioredis.Cluster([{ host, port }], {
+    lazyConnect: true,
+    clusterRetryStrategy: () => null,
+    redisOptions: { ...CONNECT, username, password, tls },
+  });
+  cluster.on("error", () => {}); // connect() rejects with the reason
+  await cluster.connect();
+  return cluster;
 }
