@@ -71,6 +71,25 @@ export interface SharedRepairOptions<Event> {
   store?: boolean;
 }
 
+/** How a `SanitizingCheckpointer` reads its saver. */
+export interface ReadOptions {
+  /**
+   * Read through `FastJsonPlusSerializer` when the wrapped saver uses the stock `JsonPlusSerializer`: it becomes the
+   * saver's `serde`, which writes the same bytes and reads the same values several times faster. A saver with a
+   * serializer of its own keeps it; `false` leaves the saver as it is. See docs/serializer.md.
+   * @default true
+   */
+  fastReads?: boolean;
+}
+
+/** `fastReads` when it is a boolean or not given; throws a `TypeError` otherwise. */
+export function assertFastReads(fastReads: unknown): boolean {
+  if (fastReads === undefined || typeof fastReads === "boolean") return fastReads ?? true;
+  throw new TypeError(
+    `fastReads must be true or false (false keeps the wrapped saver's stock serializer), got ${JSON.stringify(fastReads)}.`,
+  );
+}
+
 /** {@link SharedRepairOptions} once validated: what to pass to `repairMessages`, and the hook. @internal */
 export interface ResolvedRepairOptions<Event> {
   repair: {
