@@ -6,12 +6,14 @@
  * Postgres, IORedisSaver), for histories of 10 to 10,000 messages, clean and
  * broken; repairMessages alone; put through the wrapper; a whole
  * conversation; and the Postgres read path (official saver, FastPostgresSaver,
- * JSON.parse). Prints a Markdown table and PASS/FAIL per target, and writes
+ * JSON.parse); and the drop-in against the raw saver (getTuple, list, an
+ * agent turn, peak heap, each read against JSON.parse of its bytes). Prints a
+ * Markdown table and PASS/FAIL per target, and writes
  * benchmarks/results/latest.json (not checked in).
  *
  * --write-summary also rewrites the checked-in benchmarks/results/summary.{md,svg};
  * without it a run leaves the work tree clean. --postgres-only runs the
- * Postgres read path alone and prints its table.
+ * Postgres read path alone and prints its table; --drop-in-only, the drop-in's.
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import {
@@ -24,8 +26,24 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { FastJsonPlusSerializer, SanitizingCheckpointer, repairMessages } from "../src/index.js";
 import { reactGraph } from "../test/support/react-graph.js";
-import { postgresFactory, saverFactories, type SaverFactory } from "../test/support/savers.js";
+import {
+  fastPostgresFactory,
+  memoryFactory,
+  postgresFactory,
+  saverFactories,
+  sqliteFactory,
+  type SaverFactory,
+} from "../test/support/savers.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../test/support/scenarios.js";
+import {
+  dropInAgentTurn,
+  dropInList,
+  dropInPeakHeap,
+  dropInReads,
+  type DropInListRow,
+  type DropInReadRow,
+  type PeakHeapRow,
+} from "./drop-in.js";
 import { history, seed, type HistoryState } from "./histories.js";
 import {
   postgresReadBenchmarks,
@@ -38,6 +56,7 @@ import { compare, type Comparison } from "./stats.js";
 const quick = process.argv.includes("--quick");
 const writeSummary = process.argv.includes("--write-summary");
 const postgresOnly = process.argv.includes("--postgres-only");
+const dropInOnly = process.argv.includes("--drop-in-only");
 const SIZES = quick ? [10, 100, 1000] : [10, 100, 1000, 10_000];
 const STATES: HistoryState[] = ["clean", "broken-tail", "broken-mid"];
 const pairsFor = (size: number) => (quick ? (size >= 1000 ? 5 : 9) : size >= 10_000 ? 9 : size >= 1000 ? 31 : 41);
@@ -350,6 +369,123 @@ ${legend.join("\n")}
 /** The Postgres read path in quick runs too (it is the one place 10,000 messages are read then). */
 const postgresReadPairs = (size: number) => (size >= 10_000 ? 5 : quick ? 9 : size >= 1000 ? 31 : 41);
 
+interface DropInResults {
+  reads: DropInReadRow[];
+  lists: DropInListRow[];
+  turns: Record<string, Comparison>;
+  heap: PeakHeapRow[];
+}
+
+/** The drop-in's long thread for `list`, its agent turn's starting thread, and its peak-heap read. */
+const DROP_IN_LIST = { checkpoints: 20, size: 1000 };
+const AGENT_TURN_MESSAGES = 300;
+const PEAK_HEAP_MESSAGES = 10_000;
+
+/** The drop-in against the raw saver on every backend up, FastPostgresSaver beside the official Postgres saver. */
+async function dropInBenchmarks(): Promise<DropInResults> {
+  const postgresUp = saverFactories.includes(postgresFactory);
+  const results: DropInResults = { reads: [], lists: [], turns: {}, heap: [] };
+  for (const factory of [...saverFactories, ...(postgresUp ? [fastPostgresFactory] : [])]) {
+    results.reads.push(
+      ...(await dropInReads(
+        factory,
+        SIZES.filter((n) => n >= 100),
+        pairsFor,
+      )),
+    );
+    results.lists.push(await dropInList(factory, DROP_IN_LIST.checkpoints, DROP_IN_LIST.size, quick ? 5 : 15));
+    results.heap.push(await dropInPeakHeap(factory, PEAK_HEAP_MESSAGES, quick ? 3 : 7));
+  }
+  for (const factory of [memoryFactory, ...(postgresUp ? [postgresFactory] : [])]) {
+    results.turns[factory.name] = await dropInAgentTurn(factory, AGENT_TURN_MESSAGES, quick ? 9 : 21);
+  }
+  return results;
+}
+
+/** The official saver's own queries keep its read far above JSON.parse (see benchmarks/README.md). */
+const FLOOR_OUT_OF_REACH = [postgresFactory.name];
+
+function dropInTargets({ reads, lists, turns, heap }: DropInResults): Target[] {
+  const at1k = reads.filter((r) => r.size === 1000);
+  const readTarget = (backend: string, max: number): Target[] =>
+    at1k
+      .filter((r) => r.backend === backend)
+      .map((r) => ({
+        name: `drop-in getTuple ≤ ${max}× raw at 1,000 messages, same result (${r.backend})`,
+        value: `${r.getTuple.ratio.toFixed(3)}×, ${r.identical ? "identical" : "DIFFERENT"}`,
+        pass: r.getTuple.ratio <= max && r.identical,
+      }));
+  return [
+    ...readTarget(memoryFactory.name, 0.15),
+    ...readTarget(sqliteFactory.name, 0.15),
+    ...readTarget(postgresFactory.name, 0.6),
+    ...lists
+      .filter((r) => r.backend === memoryFactory.name || r.backend === sqliteFactory.name)
+      .map((r) => ({
+        name: `drop-in list of ${r.checkpoints} checkpoints × ${r.size} messages ≤ 0.2× raw (${r.backend})`,
+        value: `${r.list.ratio.toFixed(3)}×`,
+        pass: r.list.ratio <= 0.2,
+      })),
+    ...at1k
+      .filter((r) => !FLOOR_OUT_OF_REACH.includes(r.backend))
+      .map((r) => ({
+        name: `drop-in getTuple ≤ 4× JSON.parse of its bytes at 1,000 messages (${r.backend})`,
+        value: `${r.floor.ratio.toFixed(2)}×`,
+        pass: r.floor.ratio <= 4,
+      })),
+    ...Object.entries(turns).map(([backend, c]) => ({
+      name: `agent turn on a ${AGENT_TURN_MESSAGES}-message thread, drop-in ≤ 0.75× raw (${backend})`,
+      value: `${c.ratio.toFixed(3)}×`,
+      pass: c.ratio <= 0.75,
+    })),
+    ...heap.map((r) => ({
+      name: `peak heap of a ${PEAK_HEAP_MESSAGES}-message getTuple, drop-in ≤ the stock serializer's (${r.backend})`,
+      value: `${r.dropInMb.toFixed(1)} MB vs ${r.rawMb.toFixed(1)} MB`,
+      pass: r.dropInMb <= r.rawMb,
+    })),
+  ];
+}
+
+function dropInTables({ reads, lists, turns, heap }: DropInResults): string[] {
+  return [
+    "The drop-in (`new SanitizingCheckpointer(saver)`, reading through FastJsonPlusSerializer) against the raw saver with its own serializer, and against decoding and `JSON.parse` of the bytes the read deserializes (medians of interleaved pairs, interquartile range in parentheses):",
+    "",
+    "| backend | messages | raw ms | drop-in ms | JSON.parse ms | drop-in / raw | drop-in / JSON.parse | same result |",
+    "|---|---:|---:|---:|---:|---:|---:|---|",
+    ...reads.map(
+      (r) =>
+        `| ${r.backend} | ${r.size} | ${r.getTuple.rawMs.toFixed(2)} | ${r.getTuple.sanitizedMs.toFixed(2)} | ${r.floor.rawMs.toFixed(2)} | ${fmt(r.getTuple)} | ${r.floor.ratio.toFixed(2)}× (${r.floor.spread[0].toFixed(2)}–${r.floor.spread[1].toFixed(2)}) | ${r.identical ? "yes" : "NO"} |`,
+    ),
+    "",
+    "| backend | `list` of 20 × 1,000 messages, raw ms | drop-in ms | drop-in / raw | peak heap of a 10,000-message getTuple, stock serializer / drop-in |",
+    "|---|---:|---:|---:|---:|",
+    ...lists.map((r) => {
+      const h = heap.find((x) => x.backend === r.backend)!;
+      return `| ${r.backend} | ${r.list.rawMs.toFixed(1)} | ${r.list.sanitizedMs.toFixed(1)} | ${fmt(r.list)} | ${h.rawMb.toFixed(1)} MB / ${h.dropInMb.toFixed(1)} MB |`;
+    }),
+    "",
+    `| backend | agent turn on a ${AGENT_TURN_MESSAGES}-message thread, raw ms | drop-in ms | drop-in / raw |`,
+    "|---|---:|---:|---:|",
+    ...Object.entries(turns).map(
+      ([backend, c]) => `| ${backend} | ${c.rawMs.toFixed(1)} | ${c.sanitizedMs.toFixed(1)} | ${fmt(c)} |`,
+    ),
+  ];
+}
+
+async function dropInOnlyMain() {
+  const results = await dropInBenchmarks();
+  const targets = dropInTargets(results);
+  console.log(
+    [
+      ...dropInTables(results),
+      "",
+      "| target | measured | |",
+      "|---|---:|---|",
+      ...targets.map((t) => `| ${t.name} | ${t.value} | ${t.pass ? "PASS" : "FAIL"} |`),
+    ].join("\n"),
+  );
+}
+
 async function postgresOnlyMain() {
   if (!saverFactories.includes(postgresFactory)) throw new Error("--postgres-only needs the Postgres server.");
   const rows = await postgresReadBenchmarks(postgresReadPairs);
@@ -381,6 +517,7 @@ async function main() {
     floorGrowth: await memoryFloor(),
   };
   const heavy = await heavilyBrokenBenchmark();
+  const dropIn = await dropInBenchmarks();
 
   const at1k = (state: HistoryState) => reads.filter((r) => r.size === 1000 && r.state === state);
   const targets: Target[] = [
@@ -434,6 +571,7 @@ async function main() {
       pass: heavy.usPerRepair <= 15,
     },
     ...(postgresReads.length > 0 ? [postgresReadTarget(postgresReads)] : []),
+    ...dropInTargets(dropIn),
   ];
 
   const md = [
@@ -462,6 +600,8 @@ async function main() {
     ...Object.keys(puts).map((b) => `| ${b} | ${fmt(puts[b]!)} | ${fmt(conversations[b]!)} |`),
     "",
     ...(postgresReads.length > 0 ? [...postgresReadTable(postgresReads), ""] : []),
+    ...dropInTables(dropIn),
+    "",
     `repairMessages alone: clean ${(engine.clean.perSecond1k / 1e6).toFixed(1)} M msg/s (1k), ${(engine.clean.perSecond10k / 1e6).toFixed(1)} M (10k); broken ${(engine.broken.perSecond1k / 1e6).toFixed(1)} M (1k), ${(engine.broken.perSecond10k / 1e6).toFixed(1)} M (10k). Growth from 1,000 to 10,000 messages, with the same 10,000 message objects in memory on both sides: clean ${engine.clean.growth.toFixed(1)}×, broken ${engine.broken.growth.toFixed(1)}× (10× is linear). Against one 1k list kept warm in cache: clean ${engine.clean.warmGrowth.toFixed(1)}×, broken ${engine.broken.warmGrowth.toFixed(1)}×, where a bare loop reading the same fields grows ${engine.floorGrowth.toFixed(1)}× on this machine: that part is memory, not the algorithm.`,
     "",
     "| target | measured | |",
@@ -474,7 +614,19 @@ async function main() {
   writeFileSync(
     "benchmarks/results/latest.json",
     JSON.stringify(
-      { quick, node: process.version, reads, serdes, puts, conversations, postgresReads, engine, heavy, targets },
+      {
+        quick,
+        node: process.version,
+        reads,
+        serdes,
+        puts,
+        conversations,
+        postgresReads,
+        engine,
+        heavy,
+        dropIn,
+        targets,
+      },
       null,
       2,
     ),
@@ -492,4 +644,4 @@ async function main() {
   );
 }
 
-await (postgresOnly ? postgresOnlyMain() : main());
+await (postgresOnly ? postgresOnlyMain() : dropInOnly ? dropInOnlyMain() : main());
