@@ -5,7 +5,6 @@
  * long thread, and the peak heap of a 10,000-message read. Each read is also timed against its floor: decoding and
  * `JSON.parse` of the bytes the saver hands its serializer for that read.
  */
-import { HumanMessage } from "@langchain/core/messages";
 import {
   JsonPlusSerializer,
   emptyCheckpoint,
@@ -13,17 +12,17 @@ import {
   type BaseCheckpointSaver,
   type SerializerProtocol,
 } from "@langchain/langgraph-checkpoint";
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { SanitizingCheckpointer } from "../src/index.js";
-import { reactGraph } from "../test/support/react-graph.js";
 import type { SaverFactory } from "../test/support/savers.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../test/support/scenarios.js";
 import { history, seed } from "./histories.js";
 import { compare, median, type Comparison } from "./stats.js";
 
-// A full collection on demand: before each timed agent turn, and around each peak-heap read.
+// A full collection on demand, before each peak-heap read.
 v8.setFlagsFromString("--expose-gc");
 const collectGarbage = vm.runInNewContext("gc") as () => void;
 
@@ -148,33 +147,49 @@ export async function dropInList(
   }
 }
 
+/** An app process of the agent-turn benchmark, and a way to send it a message and wait for its answer. */
+async function appProcess(factory: SaverFactory, mode: "raw" | "drop-in", size: number) {
+  const child = fork(
+    fileURLToPath(new URL("./agent-turn-process.ts", import.meta.url)),
+    [factory.name, mode, `${size}`],
+    {
+      execArgv: ["--import", "tsx"],
+    },
+  );
+  const answer = () =>
+    new Promise<void>((resolve, reject) => {
+      const exited = (code: number | null) => reject(new Error(`the ${mode} app process exited (${code})`));
+      child.once("exit", exited);
+      child.once("message", () => {
+        child.off("exit", exited);
+        resolve();
+      });
+    });
+  await answer();
+  return {
+    turn: () => {
+      const done = answer();
+      child.send("turn");
+      return done;
+    },
+    close: () => new Promise((resolve) => child.once("exit", resolve).send("close")),
+  };
+}
+
 /**
  * One agent turn (the model, two parallel tools, the model) on a thread that starts at `size` messages and grows
- * by each turn, raw against the drop-in, on two stores of the backend.
+ * by each turn, raw against the drop-in, in interleaved pairs. Each runs in its own process on its own store, as
+ * an app does: in one process, the messages the stock reviver builds and those the fast one builds (objects of
+ * different shapes) would meet in the same code, and slow each other's turns as no app's are.
  */
 export async function dropInAgentTurn(factory: SaverFactory, size: number, pairs: number): Promise<Comparison> {
-  const rawStore = await factory.create();
-  const dropInStore = await factory.create();
-  const graphOn = (checkpointer: BaseCheckpointSaver) =>
-    reactGraph({
-      model: agentModel("openai"),
-      tools: { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT },
-    }).compile(checkpointer);
-  const config = { configurable: { thread_id: "bench-agent-turn" } };
-  const turn = (graph: ReturnType<typeof graphOn>) => async () =>
-    graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config);
+  const [raw, dropIn] = await Promise.all([appProcess(factory, "raw", size), appProcess(factory, "drop-in", size)]);
   try {
-    const raw = graphOn(rawStore);
-    const dropIn = graphOn(new SanitizingCheckpointer(dropInStore));
-    for (const graph of [raw, dropIn]) await graph.updateState(config, { messages: history(size) }, "agent");
-    // A turn leaves garbage (the stock reviver's most of all): each starts on a collected heap, so neither side pays
-    // for what the other left, which counts the raw turn's garbage only as far as it collects it itself.
-    const turns = await compare(turn(raw), turn(dropIn), pairs, collectGarbage);
+    const turns = await compare(raw.turn, dropIn.turn, pairs);
     process.stderr.write(`  ${factory.name} agent turn on ${size} messages: x${turns.ratio.toFixed(3)} raw\n`);
     return turns;
   } finally {
-    await factory.destroy(rawStore);
-    await factory.destroy(dropInStore);
+    await Promise.all([raw.close(), dropIn.close()]);
   }
 }
 

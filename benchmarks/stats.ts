@@ -22,18 +22,14 @@ export interface Comparison {
 
 /**
  * Times `raw` and `sanitized` in pairs, alternating which goes first so that
- * warm caches and GC favour neither, and compares them pair by pair. `settle`,
- * if given, runs untimed before each timed call (a full collection, so that
- * neither side pays for the garbage the other left).
+ * warm caches and GC favour neither, and compares them pair by pair.
  */
 export async function compare(
   raw: () => Promise<unknown>,
   sanitized: () => Promise<unknown>,
   pairs: number,
-  settle: () => void = () => {},
 ): Promise<Comparison> {
   const time = async (fn: () => Promise<unknown>) => {
-    settle();
     const start = performance.now();
     await fn();
     return performance.now() - start;
