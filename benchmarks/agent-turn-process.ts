@@ -6,12 +6,12 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { SanitizingCheckpointer } from "../src/index.js";
 import { reactGraph } from "../test/support/react-graph.js";
-import { memoryFactory, postgresFactory } from "../test/support/savers.js";
+import { fastPostgresFactory, memoryFactory, postgresFactory } from "../test/support/savers.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../test/support/scenarios.js";
 import { history } from "./histories.js";
 
 const [backend, mode, size] = process.argv.slice(2);
-const factory = [memoryFactory, postgresFactory].find((f) => f.name === backend);
+const factory = [memoryFactory, postgresFactory, fastPostgresFactory].find((f) => f.name === backend);
 if (factory === undefined || (mode !== "raw" && mode !== "drop-in"))
   throw new Error(`usage: <backend> raw|drop-in <messages>`);
 

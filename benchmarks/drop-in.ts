@@ -180,13 +180,24 @@ async function appProcess(factory: SaverFactory, mode: "raw" | "drop-in", size: 
  * One agent turn (the model, two parallel tools, the model) on a thread that starts at `size` messages and grows
  * by each turn, raw against the drop-in, in interleaved pairs. Each runs in its own process on its own store, as
  * an app does: in one process, the messages the stock reviver builds and those the fast one builds (objects of
- * different shapes) would meet in the same code, and slow each other's turns as no app's are.
+ * different shapes) would meet in the same code, and slow each other's turns as no app's are. `dropInFactory`, if
+ * given, is the backend the drop-in wraps instead of `factory`'s (FastPostgresSaver for the official saver's tables).
  */
-export async function dropInAgentTurn(factory: SaverFactory, size: number, pairs: number): Promise<Comparison> {
-  const [raw, dropIn] = await Promise.all([appProcess(factory, "raw", size), appProcess(factory, "drop-in", size)]);
+export async function dropInAgentTurn(
+  factory: SaverFactory,
+  size: number,
+  pairs: number,
+  dropInFactory = factory,
+): Promise<Comparison> {
+  const [raw, dropIn] = await Promise.all([
+    appProcess(factory, "raw", size),
+    appProcess(dropInFactory, "drop-in", size),
+  ]);
   try {
     const turns = await compare(raw.turn, dropIn.turn, pairs);
-    process.stderr.write(`  ${factory.name} agent turn on ${size} messages: x${turns.ratio.toFixed(3)} raw\n`);
+    process.stderr.write(
+      `  ${factory.name} agent turn on ${size} messages: drop-in on ${dropInFactory.name} x${turns.ratio.toFixed(3)} raw\n`,
+    );
     return turns;
   } finally {
     await Promise.all([raw.close(), dropIn.close()]);

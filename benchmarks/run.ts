@@ -396,8 +396,18 @@ async function dropInBenchmarks(): Promise<DropInResults> {
     results.lists.push(await dropInList(factory, DROP_IN_LIST.checkpoints, DROP_IN_LIST.size, quick ? 5 : 15));
     results.heap.push(await dropInPeakHeap(factory, PEAK_HEAP_MESSAGES, quick ? 3 : 7));
   }
+  const turnPairs = quick ? 9 : 21;
   for (const factory of [memoryFactory, ...(postgresUp ? [postgresFactory] : [])]) {
-    results.turns[factory.name] = await dropInAgentTurn(factory, AGENT_TURN_MESSAGES, quick ? 9 : 21);
+    results.turns[factory.name] = await dropInAgentTurn(factory, AGENT_TURN_MESSAGES, turnPairs);
+  }
+  if (postgresUp) {
+    // What the official tables allow: the same raw turn against the drop-in over FastPostgresSaver.
+    results.turns[`${postgresFactory.name}, drop-in over ${fastPostgresFactory.name}`] = await dropInAgentTurn(
+      postgresFactory,
+      AGENT_TURN_MESSAGES,
+      turnPairs,
+      fastPostgresFactory,
+    );
   }
   return results;
 }
@@ -433,11 +443,13 @@ function dropInTargets({ reads, lists, turns, heap }: DropInResults): Target[] {
         value: `${r.floor.ratio.toFixed(2)}×`,
         pass: r.floor.ratio <= 4,
       })),
-    ...Object.entries(turns).map(([backend, c]) => ({
-      name: `agent turn on a ${AGENT_TURN_MESSAGES}-message thread, drop-in ≤ 0.75× raw (${backend})`,
-      value: `${c.ratio.toFixed(3)}×`,
-      pass: c.ratio <= 0.75,
-    })),
+    ...Object.entries(turns)
+      .filter(([backend]) => !backend.includes(fastPostgresFactory.name))
+      .map(([backend, c]) => ({
+        name: `agent turn on a ${AGENT_TURN_MESSAGES}-message thread, drop-in ≤ 0.75× raw (${backend})`,
+        value: `${c.ratio.toFixed(3)}×`,
+        pass: c.ratio <= 0.75,
+      })),
     ...heap.map((r) => ({
       name: `peak heap of a ${PEAK_HEAP_MESSAGES}-message getTuple, drop-in ≤ the stock serializer's (${r.backend})`,
       value: `${r.dropInMb.toFixed(1)} MB vs ${r.rawMb.toFixed(1)} MB`,
