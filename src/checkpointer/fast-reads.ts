@@ -21,5 +21,6 @@ function isStockSerializer(serde: unknown): boolean {
 
 /** Makes `saver` read through `FastJsonPlusSerializer` when it uses the stock serializer. @internal */
 export function readFastThrough(saver: BaseCheckpointSaver): void {
-  if (isStockSerializer(saver.serde)) saver.serde = new FastJsonPlusSerializer();
+  // Reflect.set, not an assignment: a saver whose serde cannot be set (frozen, a getter) keeps reading as it did.
+  if (isStockSerializer(saver.serde)) Reflect.set(saver, "serde", new FastJsonPlusSerializer());
 }

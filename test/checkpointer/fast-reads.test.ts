@@ -140,6 +140,15 @@ describe("which saver the drop-in reads through the fast serializer", () => {
     }
   });
 
+  it("a saver whose serializer cannot be set (a frozen one) is wrapped, and read as before", async () => {
+    const saver = Object.freeze(new MemorySaver());
+    const wrapped = new SanitizingCheckpointer(saver);
+    expect(wrapped.serde).toBe(saver.serde);
+    expect(Object.getPrototypeOf(saver.serde)).toBe(JsonPlusSerializer.prototype);
+    await echoGraph(wrapped).invoke({ messages: [new HumanMessage("hi")] }, config("frozen"));
+    expect((await wrapped.getTuple(config("frozen")))?.checkpoint.channel_values.messages).toHaveLength(2);
+  });
+
   it("rejects a fastReads that is not a boolean, naming it", () => {
     expect(() => new SanitizingCheckpointer(new MemorySaver(), { fastReads: "yes" as never })).toThrow(
       /fastReads must be true or false/,
