@@ -33,6 +33,26 @@ export interface SharedRepairOptions<Event> extends RepairRules {
   telemetry?: TelemetryOption;
 }
 
+/** How a `SanitizingCheckpointer` reads its saver. */
+export interface ReadOptions {
+  /**
+   * Read through `FastJsonPlusSerializer` when the wrapped saver uses the stock `JsonPlusSerializer`: it becomes the
+   * saver's `serde`, which writes the same bytes and reads the same values several times faster. A saver with a
+   * serializer of its own keeps it; `false` leaves the saver as it is. See docs/serializer.md.
+   * @default true
+   */
+  fastReads?: boolean;
+}
+
+/** `fastReads` when it is a boolean or not given; throws an `InvalidOptionError` otherwise. @internal */
+export function assertFastReads(fastReads: unknown): boolean {
+  if (fastReads === undefined || typeof fastReads === "boolean") return fastReads ?? true;
+  throw new InvalidOptionError(
+    `fastReads must be true or false (false keeps the wrapped saver's stock serializer), got ${JSON.stringify(fastReads)}.`,
+    { option: "fastReads", value: fastReads, allowed: [true, false] },
+  );
+}
+
 /** {@link SharedRepairOptions} once validated: the engine's settings, and the hook. @internal */
 export interface ResolvedRepairOptions<Event> {
   repair: RepairSettings;

@@ -14,13 +14,16 @@ import type { TailMode } from "../repair/repair-messages.js";
 import { assertOneOf } from "../repair/validate.js";
 import {
   POLICIES,
+  assertFastReads,
   policyFor,
   resolveRepairOptions,
+  type ReadOptions,
   type SanitizerPolicy,
   type SharedRepairOptions,
 } from "../options.js";
 import { resolveBreakpoints, type BreakpointNodes, type Breakpoints } from "./breakpoints.js";
 import { DeltaReads } from "./delta-reads.js";
+import { readFastThrough } from "./fast-reads.js";
 import { passUnknownMethods } from "./pass-through.js";
 import { ReadDecisions, decisionFor } from "./read-decisions.js";
 import { runContextOf, type ThreadActivity } from "./run-context.js";
@@ -53,7 +56,7 @@ export interface RepairEvent {
  * Options of {@link SanitizingCheckpointer}. `markers`, `bridgeRole` and `onRepair` (called once for each
  * channel a read repaired) are shared with the model-call middleware.
  */
-export interface SanitizingCheckpointerOptions extends SharedRepairOptions<RepairEvent> {
+export interface SanitizingCheckpointerOptions extends SharedRepairOptions<RepairEvent>, ReadOptions {
   /** Default policy; a call overrides it with `configurable.sanitizer`. @default "auto" */
   policy?: SanitizerPolicy;
   /** Channels to repair. @default every channel whose value is a list of messages */
@@ -95,6 +98,7 @@ export interface ResolvedSanitizerOptions {
   onRepair: ((event: RepairEvent) => void) | undefined;
   breakpoints: Breakpoints | undefined;
   telemetry: TelemetryOption | undefined;
+  fastReads: boolean;
 }
 
 /**
@@ -108,8 +112,10 @@ export function resolveSanitizerOptions(options: SanitizingCheckpointerOptions =
   assertChannels(options.channels);
   const { repair, onRepair, telemetry } = resolveRepairOptions(options);
   const breakpoints = resolveBreakpoints(options);
+  const fastReads = assertFastReads(options.fastReads);
   return {
     policy,
+    fastReads,
     onRepair,
     breakpoints,
     telemetry,
@@ -131,6 +137,10 @@ export function resolveSanitizerOptions(options: SanitizingCheckpointerOptions =
  * `Command({ resume })` and approvals behave as with the wrapped saver.
  * `sanitizeGraph` also sees each run's input, so it tells a retry with
  * `invoke(null)` from a new message.
+ *
+ * A saver that uses the stock `JsonPlusSerializer` is given a
+ * `FastJsonPlusSerializer` as its `serde` (unless `fastReads: false`): the
+ * same bytes written, the same values read, several times faster.
  *
  * @example
  * ```ts
@@ -164,8 +174,9 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
    */
   constructor(inner: BaseCheckpointSaver<V>, options: SanitizingCheckpointerOptions = {}) {
     assertSaver(inner);
-    super(inner.serde);
     const resolved = resolveSanitizerOptions(options);
+    if (resolved.fastReads) readFastThrough(inner);
+    super(inner.serde);
     this.inner = inner;
     this.options = options;
     this.policy = resolved.policy;

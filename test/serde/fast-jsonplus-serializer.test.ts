@@ -4,158 +4,36 @@
  * errors), for generated values and for hand-written JSON the stock writer
  * would never produce.
  */
-import {
-  AIMessage,
-  AIMessageChunk,
-  ChatMessage,
-  FunctionMessage,
-  HumanMessage,
-  HumanMessageChunk,
-  RemoveMessage,
-  SystemMessage,
-  ToolMessage,
-  ToolMessageChunk,
-} from "@langchain/core/messages";
+import { AIMessage, AIMessageChunk, HumanMessage, ToolMessage, ToolMessageChunk } from "@langchain/core/messages";
 import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import fc from "fast-check";
-import { isDeepStrictEqual, inspect } from "node:util";
+import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it, vi } from "vitest";
 import { FastJsonPlusSerializer } from "../../src/index.js";
+import {
+  document,
+  lcRecord,
+  messageOf,
+  outcome,
+  plainKey,
+  plainValue,
+  printOutcome,
+  sameOutcome,
+} from "../support/serde-values.js";
 
 const stock = new JsonPlusSerializer();
 const fast = new FastJsonPlusSerializer();
 const numRuns = Number(process.env.FC_RUNS ?? 300);
 
-type Outcome = { value: unknown } | { error: string };
-async function outcome(read: Promise<unknown>): Promise<Outcome> {
-  try {
-    return { value: await read };
-  } catch (error) {
-    return { error: String(error) };
-  }
-}
-
-/**
- * Both serializers read `data` to deep-equal values with the same prototypes,
- * or reject with the same error. (Node's isDeepStrictEqual, not toStrictEqual:
- * vitest compares types through `.constructor`, which data may own.) Where
- * stored data sets a prototype (a `__proto__` key), two stock reads differ by
- * prototype identity too; those compare by their full printed form.
- */
+/** Both serializers read `data` to the same value or the same error (see `sameOutcome`). */
 async function expectSameRead(data: Uint8Array | string, type = "json") {
   const expected = await outcome(stock.loadsTyped(type, data));
   const actual = await outcome(fast.loadsTyped(type, data));
-  const print = (read: Outcome) => inspect(read, { depth: Infinity, showHidden: true });
   const reproducible = isDeepStrictEqual(expected, await outcome(stock.loadsTyped(type, data)));
-  const same = reproducible ? isDeepStrictEqual(actual, expected) : print(actual) === print(expected);
-  if (!same) expect.fail(`fast read ${print(actual)}\nstock read ${print(expected)}`);
+  if (!sameOutcome(actual, expected, reproducible))
+    expect.fail(`fast read ${printOutcome(actual)}\nstock read ${printOutcome(expected)}`);
   return actual;
 }
-
-// Keys that mean something to one of the revivers, mixed with arbitrary ones.
-const key = fc.oneof(
-  { weight: 3, arbitrary: fc.string({ maxLength: 6 }) },
-  fc.constantFrom(
-    "lc",
-    "type",
-    "id",
-    "kwargs",
-    "value",
-    "args",
-    "__proto__",
-    "__lc_escaped__",
-    "constructor",
-    "tool_calls",
-    "a-b",
-    "a b",
-    "_x",
-  ),
-);
-const plainKey = fc.string({ maxLength: 6 }).filter((k) => !["lc", "__proto__", "__lc_escaped__"].includes(k));
-/** JSON values and `undefined`: what checkpoints are made of. */
-const plainValue = fc.anything({ key: plainKey, maxDepth: 3 });
-const anyValue = fc.anything({
-  key,
-  maxDepth: 3,
-  withMap: true,
-  withSet: true,
-  withDate: true,
-  withTypedArray: true,
-  withNullPrototype: true,
-});
-const usage = fc.record({ input_tokens: fc.nat(), output_tokens: fc.nat(), total_tokens: fc.nat() });
-
-/** Every message class a chat history holds, with optional fields present or not, holding `value`s. */
-const messageOf = (value: fc.Arbitrary<unknown>, keys: fc.Arbitrary<string>) => {
-  const dict = fc.dictionary(keys, value, { maxKeys: 4 });
-  // Typed as text blocks for the constructors; generated blocks may hold anything.
-  const content = fc.oneof(
-    fc.string(),
-    fc.array(fc.oneof(fc.record({ type: fc.constant("text"), text: fc.string() }), dict), { maxLength: 3 }),
-  ) as fc.Arbitrary<string | { type: "text"; text: string }[]>;
-  const toolCall = fc.record(
-    { id: fc.string(), name: fc.string(), args: dict, type: fc.constant("tool_call" as const) },
-    { requiredKeys: ["name", "args"] },
-  );
-  const common = { content, id: fc.string(), name: fc.string(), additional_kwargs: dict, response_metadata: dict };
-  return fc.oneof(
-    fc.record(common, { requiredKeys: ["content"] }).map((f) => new HumanMessage(f)),
-    fc.record(common, { requiredKeys: ["content"] }).map((f) => new HumanMessageChunk(f)),
-    fc.record(common, { requiredKeys: ["content"] }).map((f) => new SystemMessage(f)),
-    fc
-      .record(
-        { ...common, tool_calls: fc.array(toolCall, { maxLength: 2 }), usage_metadata: usage },
-        { requiredKeys: ["content"] },
-      )
-      .map((f) => new AIMessage(f)),
-    fc.record({ ...common, usage_metadata: usage }, { requiredKeys: ["content"] }).map((f) => new AIMessageChunk(f)),
-    fc
-      .record(
-        {
-          ...common,
-          tool_call_id: fc.string(),
-          artifact: value,
-          status: fc.constantFrom("success" as const, "error" as const),
-        },
-        { requiredKeys: ["content", "tool_call_id"] },
-      )
-      .map((f) => new ToolMessage(f)),
-    fc
-      .record({ ...common, tool_call_id: fc.string() }, { requiredKeys: ["content", "tool_call_id"] })
-      .map((f) => new ToolMessageChunk(f)),
-    fc.record({ ...common, role: fc.string() }, { requiredKeys: ["content", "role"] }).map((f) => new ChatMessage(f)),
-    fc
-      .record({ ...common, name: fc.string() }, { requiredKeys: ["content", "name"] })
-      .map((f) => new FunctionMessage(f)),
-    fc.string().map((id) => new RemoveMessage({ id })),
-  );
-};
-const message = messageOf(anyValue, key);
-const dict = fc.dictionary(key, anyValue, { maxKeys: 4 });
-
-/** Records shaped like the revivers' special cases, well-formed or not. */
-const lcRecord = fc.record(
-  {
-    lc: fc.constantFrom(1, 2, 3),
-    type: fc.constantFrom("constructor", "undefined", "delta_snapshot", "secret", "not_implemented"),
-    id: fc.oneof(
-      fc.constant(["langchain_core", "messages", "HumanMessage"]),
-      fc.constant(["Set"]),
-      fc.array(fc.string(), { maxLength: 3 }),
-    ),
-    kwargs: dict,
-    value: anyValue,
-    args: fc.array(anyValue, { maxLength: 2 }),
-  },
-  { requiredKeys: ["lc", "type"] },
-);
-
-/** A checkpoint-like document: messages among other channel values. */
-const document = fc.record({
-  channel_values: fc.record({ messages: fc.array(message, { maxLength: 6 }), other: anyValue }),
-  lcLike: lcRecord,
-  extra: anyValue,
-});
 
 describe("FastJsonPlusSerializer reads like JsonPlusSerializer", () => {
   it("what the stock serializer writes, it reads to strictly equal values of the same classes", async () => {
