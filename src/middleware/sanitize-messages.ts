@@ -14,8 +14,11 @@ export interface ModelRequestRepairEvent {
   threadId: string | undefined;
   /** Always `"request"`: the history ends in the input the model is about to answer. */
   tail: "request";
-  /** Whose rules the request was repaired under: the option, else the provider of the model called. */
-  provider: ProviderRules;
+  /**
+   * Whose rules the request was repaired under: the option, else the provider of the model called; undefined for a
+   * model it cannot place (the checkpointer's default: what every provider rejects, and what a broken run left).
+   */
+  provider: ProviderRules | undefined;
   /** The model the request went to (another model's thinking blocks were dropped), when known. */
   model: string | undefined;
   /** Every change made to the request's messages, with removed messages whole. */
@@ -29,12 +32,12 @@ export interface ModelRequestRepairEvent {
 export interface SanitizeMessagesMiddlewareOptions extends SharedRepairOptions<ModelRequestRepairEvent> {
   /**
    * Whose own rules each request is repaired under (role order, empty turns, …). Unset, the rules of the provider the
-   * request goes to,
-   * known by its LangChain chat model (`ChatAnthropic`, `ChatBedrockConverse`, `ChatGoogleGenerativeAI`,
-   * `ChatVertexAI`, `ChatMistralAI`, `ChatOpenAI`, `AzureChatOpenAI`, and these given by name to `createAgent`);
-   * a model it cannot place gets `"strictest"`, which every provider accepts. Name the provider for such a model
-   * if it takes any order (an OpenAI-compatible one: `"openai"`).
-   * @default the provider of the model called, else "strictest"
+   * request goes to, known by its LangChain chat model (`ChatAnthropic`, `ChatBedrockConverse`,
+   * `ChatGoogleGenerativeAI`, `ChatVertexAI`, `ChatMistralAI`, `ChatOpenAI`, `AzureChatOpenAI`, and these given by
+   * name to `createAgent`). A model it cannot place is repaired as the checkpointer repairs by default (what every
+   * provider rejects, and what a broken run left), so a clean conversation reaches it exactly as without the
+   * middleware; name its provider for more (`"strictest"`: every provider's rules).
+   * @default the provider of the model called, else none
    */
   provider?: ProviderRules;
   /**
@@ -67,7 +70,7 @@ export function sanitizeMessagesMiddleware(options: SanitizeMessagesMiddlewareOp
       const configurable =
         request.runtime.configurable ?? AsyncLocalStorageProviderSingleton.getRunnableConfig()?.configurable;
       if (policyFor({ configurable }, "auto") === "off") return handler(request);
-      const provider = repair.provider ?? providerOfModel(request.model) ?? "strictest";
+      const provider = repair.provider ?? providerOfModel(request.model);
       const model = repair.model ?? modelNameOf(request.model);
       const { messages, repairs } = repairMessages<BaseMessage>(request.messages, {
         ...repair,

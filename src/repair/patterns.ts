@@ -195,7 +195,8 @@ export const PATTERNS = Object.freeze({
     shape:
       "a thinking block cut off before its signature (signature empty or missing, as a stopped stream leaves it), or " +
       "a redacted_thinking block without its data: Anthropic rejects it. A Gemini reply's thought parts need no " +
-      "signature and stay",
+      "signature and stay, but where the history goes to Claude (`provider` anthropic, or a Claude `model`) every " +
+      "thinking block without a signature goes, whoever made it",
     repair: "rewrite a copy without the block, dropped whole (reported); every signed block stays as stored, in place",
     applies: ["anywhere"],
   },

@@ -8,7 +8,7 @@ import type { Repair } from "./patterns.js";
 import { segment } from "./segment.js";
 import type { CleanedReply } from "./reply-cleaning.js";
 import { assertModelName, assertOneOf, assertStore } from "../options.js";
-import { PROVIDER_RULE_NAMES, providerRulesOf, type ProviderRules } from "./provider-rules.js";
+import { goesToClaude, PROVIDER_RULE_NAMES, providerRulesOf, type ProviderRules } from "./provider-rules.js";
 import { BRIDGE_ROLES, type BridgeRole } from "./synthetic.js";
 import { findTailStart } from "./tail.js";
 import { endsOpen, isWellFormed, replyPlace, type Closing } from "./well-formed.js";
@@ -144,6 +144,7 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   const closing: Closing = {
     rules: providerRulesOf(options.provider, options.model),
     model: options.model,
+    toClaude: goesToClaude(options.provider, options.model),
     store: options.store,
     end,
   };

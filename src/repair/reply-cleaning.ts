@@ -38,6 +38,8 @@ export interface ReplyPlace {
   index: number;
   /** The model the history goes to, when known (its `baseModel`): another model's thinking blocks go (pattern S). */
   model: string | undefined;
+  /** Whether the history goes to a Claude model, which rejects every thinking block without a signature (R). */
+  toClaude: boolean;
   /** Whether the Responses API keeps the responses the history replays; `false`: their reasoning by id goes (V). */
   store: boolean | undefined;
   /** Whether the history ends open (a model request): the last reply's pending server tool uses stay (pattern Q). */
@@ -113,8 +115,8 @@ const REPLY_RULES: readonly ReplyRule[] = [
   },
   {
     code: "R",
-    finds: hasUnsignedThinking,
-    fix: (m) => withContent(m, (block) => !isUnsignedThinking(m, block)),
+    finds: (m, at) => hasUnsignedThinking(m, at.toClaude),
+    fix: (m, at) => withContent(m, (block) => !isUnsignedThinking(m, block, at.toClaude)),
   },
   {
     code: "S",

@@ -50,6 +50,8 @@ export interface Closing {
   rules: ProviderRuleSet;
   /** The model the history goes to, when known (pattern S). */
   model: string | undefined;
+  /** Whether the history goes to a Claude model (pattern R on a thinking block without a signature). */
+  toClaude: boolean;
   /** Whether the Responses API keeps the responses the history replays (pattern V); unknown when undefined. */
   store: boolean | undefined;
   /**
@@ -66,7 +68,7 @@ export interface Closing {
 export function replyPlace(
   messages: readonly unknown[],
   tailStart: number,
-  { rules, model, store, end }: Closing,
+  { rules, model, toClaude, store, end }: Closing,
 ): ReplyPlace {
   let currentTurn = messages.length;
   if (end === "open" || tailStart < messages.length) {
@@ -82,6 +84,7 @@ export function replyPlace(
     messages,
     index: 0,
     model: model === undefined ? undefined : baseModel(model),
+    toClaude,
     store,
     openEnd: end === "open",
     signing: rules.T,
