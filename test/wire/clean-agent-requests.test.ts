@@ -13,7 +13,14 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { sanitizeMessagesMiddleware, type ModelRequestRepairEvent } from "../../src/middleware/index.js";
 import { canonicalIds, plain } from "../support/conversation-record.js";
-import { CLIENTS, chatModel, startEmulator, type Client, type LastTurn } from "../support/provider-emulator/index.js";
+import {
+  CLIENTS,
+  MORE_CLIENTS,
+  chatModel,
+  startEmulator,
+  type AnyClient,
+  type LastTurn,
+} from "../support/provider-emulator/index.js";
 
 const QUESTIONS = ["What is the weather in Paris?", "And in Seoul?", "And in Lyon?"] as const;
 const CITY: Record<string, string> = { [QUESTIONS[0]]: "Paris", [QUESTIONS[1]]: "Seoul", [QUESTIONS[2]]: "Lyon" };
@@ -76,15 +83,15 @@ const OPENINGS: Record<string, BaseMessage[]> = {
  * The clients whose provider rejects an opening (as the emulator models it; see test/wire/provider-rules.test.ts),
  * and so is no clean conversation for them. Every other client takes it as it is.
  */
-const REJECTED_BY: Record<string, readonly Client[]> = {
+const REJECTED_BY: Record<string, readonly AnyClient[]> = {
   "three turns with tools": [],
-  "after a supervisor's handoff (two replies in a row)": ["anthropic", "gemini", "bedrock"],
+  "after a supervisor's handoff (two replies in a row)": ["anthropic", "gemini", "bedrock", "deepseek"],
   // ChatGoogleGenerativeAI throws on it before sending; Bedrock takes every SystemMessage into `system`.
   "after a summary kept as a SystemMessage": ["anthropic", "gemini", "mistral"],
 };
 
-type Target = Client | "a custom BaseChatModel";
-const TARGETS: readonly Target[] = [...CLIENTS, "a custom BaseChatModel"];
+type Target = AnyClient | "a custom BaseChatModel";
+const TARGETS: readonly Target[] = [...CLIENTS, ...MORE_CLIENTS, "a custom BaseChatModel"];
 
 /**
  * The three turns on a fresh thread of a createAgent agent on `target`, with or without the middleware: every
@@ -99,7 +106,7 @@ async function converse(target: Target, opening: BaseMessage[], middleware: bool
     emulator.script = answer;
     const house = target === "a custom BaseChatModel" ? new HouseChatModel({}) : undefined;
     const agent = createAgent({
-      model: house ?? chatModel(target as Client, emulator.url),
+      model: house ?? chatModel(target as AnyClient, emulator.url),
       tools: [search],
       checkpointer: new MemorySaver(),
       middleware: middleware ? [sanitizeMessagesMiddleware({ onRepair: (event) => repairs.push(event) })] : [],
@@ -127,7 +134,7 @@ describe("createAgent with sanitizeMessagesMiddleware(), no option given", () =>
     it.each(TARGETS)("%s", async (target) => {
       const raw = await converse(target, opening, false);
       const sanitized = await converse(target, opening, true);
-      if (REJECTED_BY[name]!.includes(target as Client)) {
+      if (REJECTED_BY[name]!.includes(target as AnyClient)) {
         // Not a clean conversation for this provider: raw fails, and the middleware repairs it for the provider.
         expect(raw.error).toBeDefined();
         expect(sanitized.error).toBeUndefined();
