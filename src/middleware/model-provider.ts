@@ -1,11 +1,16 @@
 /** Which provider and model a LangChain chat model calls, as far as their rules go. */
 import type { ProviderName } from "../repair/provider-rules.js";
 
-/** The provider of each LangChain chat model, by its `_llmType()`. */
+/**
+ * The provider of each LangChain chat model, by its `_llmType()`, or by `<type>:<platform>` where one type serves
+ * several (`ChatVertexAI` and `ChatGoogle` are `"google"`, on Vertex AI `"gcp"`, on the Gemini API `"gai"`).
+ */
 const BY_LLM_TYPE: Readonly<Record<string, ProviderName>> = {
   anthropic: "anthropic",
   chat_bedrock_converse: "bedrock",
   googlegenerativeai: "gemini",
+  "google:gcp": "vertex",
+  "google:gai": "gemini",
   vertexai: "vertex",
   mistral_ai: "mistral",
   openai: "openai",
@@ -74,6 +79,8 @@ interface ModelLike {
   zdrEnabled?: unknown;
   /** ChatOpenAI's client options: the server it calls (`configuration.baseURL`). */
   clientConfig?: { baseURL?: unknown };
+  /** The Google clients' platform: `"gcp"` (Vertex AI) or `"gai"` (the Gemini API). */
+  platform?: unknown;
   /** A model bound with tools or options (`RunnableBinding`). */
   bound?: unknown;
   /** A model with fallbacks (`RunnableWithFallbacks`): the one called first. */
@@ -98,7 +105,8 @@ export function providerOfModel(model: unknown, depth = 0): ProviderName | undef
     const provider = providerOfModel(built, depth + 1);
     if (provider !== undefined) return provider;
   }
-  const known = typeof chat._llmType === "function" ? lookup(BY_LLM_TYPE, chat._llmType()) : undefined;
+  const type = typeof chat._llmType === "function" ? chat._llmType() : undefined;
+  const known = lookup(BY_LLM_TYPE, `${String(type)}:${String(chat.platform)}`) ?? lookup(BY_LLM_TYPE, type);
   const server = known === "openai" ? providerOfBaseUrl(chat.clientConfig?.baseURL) : undefined;
   return server ?? known ?? providerOfModel(chat.bound ?? chat.runnable, depth + 1);
 }

@@ -34,8 +34,11 @@ const reject = (message: string): Rejection => ({
   body: { error: { message, type: "invalid_request_error", param: null, code: "invalid_request_error" } },
 });
 
-/** An OpenAI-compatible API named `name`, at `path`, answering as `model`, with its own `rules` after OpenAI's. */
-function compatibleApi(name: string, path: string, model: string, rules?: Rules): ProviderApi {
+/**
+ * An OpenAI-compatible API named `name`, at `path`, answering as `model`, with its own `rules` after OpenAI's;
+ * `usageChunk` as in `chatCompletionChunks`.
+ */
+function compatibleApi(name: string, path: string, model: string, rules?: Rules, usageChunk = true): ProviderApi {
   const callId = (n: number) => `call_${name}_${n}`;
   return {
     name,
@@ -44,7 +47,7 @@ function compatibleApi(name: string, path: string, model: string, rules?: Rules)
     validate: (body) => openAiChatError(body) ?? rules?.(chatMessages(body), body),
     lastTurn: chatLastTurn,
     json: (reply, { nextId }) => chatCompletion(reply, model, callId, nextId),
-    stream: (reply, { nextId }) => chatCompletionChunks(reply, model, callId, nextId),
+    stream: (reply, { nextId }) => chatCompletionChunks(reply, model, callId, nextId, usageChunk),
   };
 }
 
@@ -84,7 +87,7 @@ function deepSeekError(messages: ChatMessage[], body: Record<string, unknown>): 
 export const groq = compatibleApi("groq", "/groq/openai/v1/chat/completions", "llama-3.3-70b-versatile");
 export const deepseek = compatibleApi("deepseek", "/deepseek/chat/completions", "deepseek-chat", deepSeekError);
 export const xai = compatibleApi("xai", "/xai/v1/chat/completions", "grok-4");
-export const cerebras = compatibleApi("cerebras", "/cerebras/v1/chat/completions", "llama-3.3-70b");
+export const cerebras = compatibleApi("cerebras", "/cerebras/v1/chat/completions", "llama-3.3-70b", undefined, false);
 export const openrouter = compatibleApi(
   "openrouter",
   "/openrouter/api/v1/chat/completions",
