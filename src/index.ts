@@ -10,6 +10,7 @@ export {
 } from "./repair/patterns.js";
 export { MARKER_PRESETS, type MarkerOption, type MarkerTexts } from "./repair/markers.js";
 export {
+  MODEL_FAMILIES,
   PROVIDER_RULES,
   PROVIDER_RULE_NAMES,
   type ProviderName,

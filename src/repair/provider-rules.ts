@@ -82,10 +82,12 @@ export const PROVIDER_RULES = Object.freeze({
   groq: [],
   // `/api/chat` renders any order through the model's template; it validates no role order.
   ollama: [],
-  // Chat v2: "message must be at least 1 token long or tool results must be specified" (an empty user turn), and a
-  // request ending on the assistant, which reports disagree on (SillyTavern#3692: taken lately, with no prefill; an
-  // error before), so strict; consecutive turns of one role and a system message anywhere are taken.
-  cohere: ["X", "Z"],
+  // Chat v1, which ChatCohere calls (the last message as `message`, the rest as `chat_history`): "cannot specify
+  // message if the last entry in chat history contains tool results" (a user turn right after tool results,
+  // langchain-oracle#9), "message must be at least 1 token long or tool results must be specified" (an empty user
+  // turn, Risuai#504), and a request ending on the assistant, which reports disagree on (v2 takes it, with no
+  // prefill: SillyTavern#3692), so strict. Consecutive turns of one role and a system message anywhere are taken.
+  cohere: ["C", "X", "Z"],
   // "deepseek-reasoner does not support successive user or assistant messages (messages[1] and messages[2] in your
   // input)" (DeepSeek-R1#21), "The last message of deepseek-reasoner must be a user message, or an assistant message
   // with prefix mode on" (litellm#8090): the reasoner's and thinking mode's, strict for every DeepSeek model.
