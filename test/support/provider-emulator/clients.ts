@@ -95,6 +95,7 @@ export function chatModel(client: AnyClient, url: string, model?: string): BaseC
         apiKey,
         fetch: (input: RequestInfo | URL, init?: RequestInit) =>
           fetch(String(input).replace("https://api.cerebras.ai", `${url}/cerebras`), init),
+        maxRetries: 0,
       });
     case "openrouter":
       // An OpenAI-compatible server through ChatOpenAI; the emulator answers as OpenRouter's Chat Completions.
