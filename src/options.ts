@@ -51,8 +51,9 @@ export interface SharedRepairOptions<Event> {
   onRepair?: (event: Event) => void;
   /**
    * Whose own rules to repair besides what every provider rejects and what a broken run left (role order, empty
-   * turns, a SystemMessage mid-history, …): `"bedrock"`, `"gemini"`, `"anthropic"`, `"mistral"`, `"openai"` (none),
-   * or `"strictest"` (all of them, for an app that switches models). See docs/repairs.md.
+   * turns, a SystemMessage mid-history, …): `"bedrock"`, `"gemini"`, `"vertex"`, `"anthropic"`, `"mistral"`,
+   * `"deepseek"`, `"cohere"`, `"openai"`, `"groq"`, … (see `PROVIDER_RULES`; a `model` another maker made gets its
+   * maker's, `MODEL_FAMILIES`), or `"strictest"` (all of them, for an app that switches models). See docs/providers.md.
    * @default none: only what every provider rejects, and what a broken run left
    */
   provider?: ProviderRules;
