@@ -1,6 +1,5 @@
 // The middleware applies the rules of the provider each request goes to: which provider a chat model calls, for
 // the real LangChain clients, bound with tools, given fallbacks, or given to createAgent by name (initChatModel).
-import { ChatCohere } from "@langchain/cohere";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { ChatVertexAI } from "@langchain/google-vertexai";
 import { ChatOpenAI } from "@langchain/openai";
@@ -22,6 +21,7 @@ const EXPECTED = {
   mistral: "mistral",
   groq: "groq",
   ollama: "ollama",
+  cohere: "cohere",
   deepseek: "deepseek",
   xai: "xai",
   cerebras: "cerebras",
@@ -67,10 +67,9 @@ describe("the provider a chat model calls", () => {
     expect(providerOfModel(model)).toBe("ollama");
   });
 
-  it("ChatVertexAI (Gemini and Claude on Vertex AI) and ChatCohere", () => {
+  it("ChatVertexAI, for Gemini and for Claude on Vertex AI", () => {
     expect(providerOfModel(new ChatVertexAI({ model: "gemini-2.5-flash", apiKey: "k" }))).toBe("vertex");
     expect(providerOfModel(new ChatVertexAI({ model: "claude-sonnet-4-5@20250929", apiKey: "k" }))).toBe("vertex");
-    expect(providerOfModel(new ChatCohere({ model: "command-a-03-2025", apiKey: "k" }))).toBe("cohere");
   });
 
   it.each([

@@ -2,6 +2,7 @@
 import { ChatAnthropic } from "@langchain/anthropic";
 import { ChatBedrockConverse } from "@langchain/aws";
 import { ChatCerebras } from "@langchain/cerebras";
+import { ChatCohere } from "@langchain/cohere";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ChatDeepSeek } from "@langchain/deepseek";
 import { ChatGoogleGenerativeAI } from "@langchain/google-genai";
@@ -12,11 +13,12 @@ import { ChatOpenAI } from "@langchain/openai";
 import { ChatXAI } from "@langchain/xai";
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import { NodeHttpHandler } from "@smithy/node-http-handler";
+import { CohereClient } from "cohere-ai";
 
 /** Each client, and ChatOpenAI a second time on the Responses API. Names match the emulator's modules. */
 export const CLIENTS = ["anthropic", "openai", "openai-responses", "gemini", "bedrock", "mistral"] as const;
 /** The clients of the providers added after the first six, and ChatOpenAI pointed at OpenRouter. */
-export const MORE_CLIENTS = ["groq", "ollama", "deepseek", "xai", "cerebras", "openrouter"] as const;
+export const MORE_CLIENTS = ["groq", "ollama", "cohere", "deepseek", "xai", "cerebras", "openrouter"] as const;
 export type Client = (typeof CLIENTS)[number];
 export type AnyClient = Client | (typeof MORE_CLIENTS)[number];
 
@@ -79,6 +81,13 @@ export function chatModel(client: AnyClient, url: string, model?: string): BaseC
       return new ChatGroq({ model: model ?? "llama-3.3-70b-versatile", apiKey, baseUrl: `${url}/groq`, maxRetries: 0 });
     case "ollama":
       return new ChatOllama({ model: model ?? "llama3.2", baseUrl: `${url}/ollama`, maxRetries: 0 });
+    case "cohere":
+      // ChatCohere takes a client: Cohere's own, pointed at the emulator.
+      return new ChatCohere({
+        model: model ?? "command-a-03-2025",
+        client: new CohereClient({ token: apiKey, environment: `${url}/cohere` }),
+        maxRetries: 0,
+      });
     case "deepseek":
       return new ChatDeepSeek({
         model: model ?? "deepseek-chat",

@@ -5,6 +5,7 @@
  */
 import { anthropic } from "./anthropic.js";
 import { bedrock } from "./bedrock.js";
+import { cohere } from "./cohere.js";
 import { cerebras, deepseek, groq, openrouter, xai } from "./compatible.js";
 import { gemini } from "./gemini.js";
 import { mistral } from "./mistral.js";
@@ -28,6 +29,7 @@ export const startEmulator = () =>
     mistral,
     groq,
     ollama,
+    cohere,
     deepseek,
     xai,
     cerebras,
