@@ -1,5 +1,5 @@
-// The cancellation matrix through the clients of the providers added after the first six (Groq, Ollama, DeepSeek,
-// xAI, Cerebras, ChatOpenAI on OpenRouter): a turn cancelled while the model streams, while a tool runs, or after
+// The cancellation matrix through the clients of the providers added after the first six (Groq, Ollama, Cohere,
+// DeepSeek, xAI, Cerebras, ChatOpenAI on OpenRouter): a turn cancelled while the model streams, while a tool runs, or after
 // one of two parallel tools, then a new message. Raw, it is rejected where that provider rejects; through the
 // SanitizingCheckpointer, and through sanitizeMessagesMiddleware() on createAgent, it is accepted.
 import { MemorySaver } from "@langchain/langgraph";
@@ -15,7 +15,9 @@ import {
   answerNext,
   cancelFirstTurn,
   runTurn,
+  storeFinishedRun,
 } from "./agents.js";
+import { calls, human, result } from "../support/messages.js";
 
 type MoreClient = (typeof MORE_CLIENTS)[number];
 type Stop = "during-llm" | "during-tools" | "after-one-of-two-parallel-tools" | "not cancelled";
@@ -65,6 +67,22 @@ it("DeepSeek in thinking mode: ChatDeepSeek sends no reasoning_content back, raw
   emulator.script = agentScript();
   const turn = runTurn("createAgent", model, new SanitizingCheckpointer(new MemorySaver()), "thinking", FIRST_QUESTION);
   await expect(turn).rejects.toThrow("Missing `reasoning_content` field in the assistant message at message index 1");
+});
+
+// A run that ended on its tool's result (a tool that returns directly), then the next question: ChatCohere sends the
+// result last in the chat history and the question as the message, which Cohere's v1 chat refuses.
+it("Cohere: a user turn right after tool results, rejected raw, answered under its rules and through the middleware", async () => {
+  const next = async (way: Parameters<typeof answerNext>[5]) => {
+    const saver = new MemorySaver();
+    await storeFinishedRun(saver, "t", [human("h1"), calls("a1", "c1"), result("t1", "c1")]);
+    return answerNext(emulator, "cohere", chatModel("cohere", emulator.url), saver, "t", way);
+  };
+  emulator.script = agentScript();
+  expect(await next("raw")).toBe("rejected");
+  expect(emulator.last("cohere").rejected).toContain("cannot specify message if the last entry in chat history");
+  expect(await next({ sanitizeGraph: {} })).toBe("rejected");
+  expect(await next({ sanitizeGraph: { provider: "cohere" } })).toBe("answered");
+  expect(await next("middleware")).toBe("answered");
 });
 
 describe.each(AGENT_KINDS)("%s", (kind) => {
