@@ -33,8 +33,9 @@ export interface SanitizeMessagesMiddlewareOptions extends SharedRepairOptions<M
   /**
    * Whose own rules each request is repaired under (role order, empty turns, …). Unset, the rules of the provider the
    * request goes to, known by its LangChain chat model (`ChatAnthropic`, `ChatBedrockConverse`,
-   * `ChatGoogleGenerativeAI`, `ChatVertexAI`, `ChatMistralAI`, `ChatOpenAI`, `AzureChatOpenAI`, and these given by
-   * name to `createAgent`). A model it cannot place is repaired as the checkpointer repairs by default (what every
+   * `ChatGoogleGenerativeAI`, `ChatVertexAI`, `ChatMistralAI`, `ChatOpenAI` and the server it is pointed at,
+   * `AzureChatOpenAI`, `ChatGroq`, `ChatOllama`, `ChatCohere`, `ChatDeepSeek`, `ChatXAI`, `ChatCerebras`, and these
+   * given by name to `createAgent`). A model it cannot place is repaired as the checkpointer repairs by default (what every
    * provider rejects, and what a broken run left), so a clean conversation reaches it exactly as without the
    * middleware; name its provider for more (`"strictest"`: every provider's rules).
    * @default the provider of the model called, else none
