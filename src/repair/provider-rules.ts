@@ -174,8 +174,13 @@ export function goesToClaude(provider: ProviderRules | undefined, model: string 
 /** Claude models before 4.6, which still take an assistant prefill (by `baseModel` name). */
 const TAKES_PREFILL = /^claude-(\d|instant)|^claude-(opus|sonnet|haiku)-4(-[0-5])?$/;
 
-const FAMILIES: Partial<Record<ProviderRules, readonly (readonly [RegExp, readonly ProviderPattern[]])[]>> =
-  MODEL_FAMILIES;
+/** MODEL_FAMILIES as rule sets, built once: the rules are looked up on every read. */
+const FAMILY_RULES = new Map<ProviderRules, (readonly [RegExp, ProviderRuleSet])[]>(
+  Object.entries(MODEL_FAMILIES).map(([provider, families]) => [
+    provider as ProviderName,
+    families.map(([name, codes]) => [name, rulesOf(codes)] as const),
+  ]),
+);
 
 /**
  * The rules of `provider`; none when it is not given. A `model` of another maker the provider serves gets that
@@ -185,8 +190,9 @@ const FAMILIES: Partial<Record<ProviderRules, readonly (readonly [RegExp, readon
  */
 export function providerRulesOf(provider: ProviderRules | undefined, model?: string): ProviderRuleSet {
   if (provider === undefined) return NO_RULE;
-  const family = model === undefined ? undefined : FAMILIES[provider]?.find(([name]) => name.test(model.toLowerCase()));
-  const rules = family === undefined ? RULE_SETS.get(provider)! : rulesOf(family[1]);
+  const name = model?.toLowerCase();
+  const family = name === undefined ? undefined : FAMILY_RULES.get(provider)?.find(([family]) => family.test(name));
+  const rules = family?.[1] ?? RULE_SETS.get(provider)!;
   const prefill = model !== undefined && SERVES_CLAUDE.has(provider) && TAKES_PREFILL.test(baseModel(model));
   return prefill ? Object.freeze({ ...rules, Z: false }) : rules;
 }
