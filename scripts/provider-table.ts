@@ -1,11 +1,11 @@
 /**
- * The provider tables of the README and docs/providers.md, generated from PROVIDER_RULES and MODEL_FAMILIES, with
- * each row's sources as the comment above it in src/repair/provider-rules.ts (`npm run docs:providers` rewrites them
- * between their markers; test/repair/providers-doc.test.ts fails when a copy is stale).
+ * The provider tables of the README and docs/providers.md, generated from PROVIDER_RULES, with each row's sources as
+ * the comment above it in src/repair/provider-rules.ts and each model family's as its `source` (`npm run
+ * docs:providers` rewrites them between their markers; test/repair/providers-doc.test.ts fails when a copy is stale).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { MODEL_FAMILIES, PROVIDER_RULES, type ProviderName } from "../src/index.js";
+import { PROVIDER_RULES, type ModelFamily, type ProviderName } from "../src/repair/provider-rules.js";
 
 export const START = "<!-- providers:start (generated from src/repair/provider-rules.ts: npm run docs:providers) -->";
 export const END = "<!-- providers:end -->";
@@ -17,8 +17,11 @@ const codes = (patterns: readonly string[]) => (patterns.length === 0 ? "none" :
 /** A model name pattern as a table cell shows it (a `|` would end the cell). */
 const modelName = (name: RegExp) => `\`${name.source.replaceAll("|", "\\|")}\``;
 const providers = () => Object.keys(PROVIDER_RULES) as ProviderName[];
-const families = (provider: ProviderName): readonly (readonly [RegExp, readonly string[]])[] =>
-  (MODEL_FAMILIES as Partial<Record<ProviderName, readonly (readonly [RegExp, readonly string[]])[]>>)[provider] ?? [];
+const patternsOf = (provider: ProviderName): readonly string[] => PROVIDER_RULES[provider].patterns;
+const families = (provider: ProviderName): readonly ModelFamily[] =>
+  (PROVIDER_RULES[provider] as { families?: readonly ModelFamily[] }).families ?? [];
+/** What a family lifts, as a cell shows it. */
+const lifted = ({ models, lifts }: ModelFamily) => `not ${lifts.join(", ")} for models ${modelName(models)}`;
 
 /** The comment above each row of the table in `source`: the rules' sources, as one line of text. */
 export function sourcesOf(source: string, table: string): Map<string, string> {
@@ -39,8 +42,8 @@ export function sourcesOf(source: string, table: string): Map<string, string> {
 /** The README's table: each `provider` value and what it repairs beyond the default. */
 export function readmeTable(): string {
   const rows = providers().map((provider) => {
-    const models = families(provider).map(([name, rules]) => `; models ${modelName(name)}: ${codes(rules)}`);
-    return `| \`"${provider}"\` | ${codes(PROVIDER_RULES[provider])}${models.join("")} |`;
+    const models = families(provider).map((family) => `; ${lifted(family)}`);
+    return `| \`"${provider}"\` | ${codes(patternsOf(provider))}${models.join("")} |`;
   });
   return [
     "| `provider` | repaired too |",
@@ -54,11 +57,9 @@ export function readmeTable(): string {
 /** docs/providers.md's table: the same, with each row's sources. */
 export function providersDocTable(): string {
   const sources = sourcesOf(readFileSync(RULES_SOURCE, "utf8"), "PROVIDER_RULES");
-  const familySources = sourcesOf(readFileSync(RULES_SOURCE, "utf8"), "MODEL_FAMILIES");
   const rows = providers().map((provider) => {
-    const models = families(provider).map(([name, rules]) => `${modelName(name)}: ${codes(rules)}`);
-    const why = [sources.get(provider), familySources.get(provider)].filter(Boolean).join(" Models: ");
-    return `| \`"${provider}"\` | ${codes(PROVIDER_RULES[provider])} | ${models.join("; ") || "—"} | ${why} |`;
+    const models = families(provider).map((family) => `${lifted(family)} (${family.source})`);
+    return `| \`"${provider}"\` | ${codes(patternsOf(provider))} | ${models.join("; ") || "—"} | ${sources.get(provider)} |`;
   });
   return [
     "| `provider` | repaired too | by model name | the provider's rules, and their sources |",

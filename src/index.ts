@@ -1,4 +1,5 @@
 export { repairMessages, type RepairOptions, type RepairResult, type TailMode } from "./repair/repair-messages.js";
+export type { RepairRules } from "./repair/settings.js";
 export {
   PATTERNS,
   type Pattern,
@@ -9,14 +10,8 @@ export {
   type Scope,
 } from "./repair/patterns.js";
 export { MARKER_PRESETS, type MarkerOption, type MarkerTexts } from "./repair/markers.js";
-export {
-  MODEL_FAMILIES,
-  PROVIDER_RULES,
-  PROVIDER_RULE_NAMES,
-  type ProviderName,
-  type ProviderRules,
-  type ProviderPattern,
-} from "./repair/provider-rules.js";
+export type { ProviderName, ProviderRules } from "./repair/provider-rules.js";
+export { InvalidOptionError } from "./repair/errors.js";
 export { isSyntheticMessage, SYNTHETIC_ID_PREFIX, type BridgeRole } from "./repair/synthetic.js";
 export {
   SanitizingCheckpointer,

@@ -3,7 +3,7 @@ import type { BaseCheckpointSaver, CheckpointTuple, DeltaChannelHistory } from "
 import { isDeltaSnapshot } from "../langgraph-features.js";
 import { policyFor, type SanitizerPolicy } from "../options.js";
 import type { Repair } from "../repair/patterns.js";
-import { repairMessages, type TailMode } from "../repair/repair-messages.js";
+import { repairWith, type TailMode } from "../repair/repair-messages.js";
 import { findTailStart, lastTurnUnclosed } from "../repair/tail.js";
 import { deltaMessageChannels, withLists, type DeltaMessages } from "./delta-history.js";
 import type { ReadDecision, ReadDecisions } from "./read-decisions.js";
@@ -67,17 +67,13 @@ export class DeltaReads {
       const start = runStart?.lists.get(channel);
       if (start && startsWith(messages, start)) {
         const recovered = strandedResults(runStart!.parent.pendingWrites, channel).messages;
-        const first = repairMessages(start, { ...this.settings.repair, tail: "repair", recoveredResults: recovered });
+        const first = repairWith(start, this.settings.repair, "repair", recovered);
         earlier.push(...first.repairs);
         list = [...first.messages, ...messages.slice(start.length)];
       }
       const recovered =
         decision.tail === "repair" ? strandedResults(decision.pendingWrites, channel).messages : undefined;
-      const result = repairMessages(list, {
-        ...this.settings.repair,
-        tail: decision.tail,
-        recoveredResults: recovered,
-      });
+      const result = repairWith(list, this.settings.repair, decision.tail, recovered);
       if (earlier.length === 0 && result.repairs.length === 0) continue;
       lists.set(channel, result.messages);
       repaired.push({ channel, repairs: [...earlier, ...result.repairs] });

@@ -1,7 +1,8 @@
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import { deltaSnapshot, isDeltaSnapshot } from "../langgraph-features.js";
 import type { Repair } from "../repair/patterns.js";
-import { repairMessages, type RepairOptions, type TailMode } from "../repair/repair-messages.js";
+import { repairWith, type TailMode } from "../repair/repair-messages.js";
+import type { RepairSettings } from "../repair/settings.js";
 import { strandedResults, withoutUsedWrites } from "./stranded-results.js";
 
 /** The repairs made to one channel of a tuple. */
@@ -14,7 +15,7 @@ export interface ChannelRepairs {
 export interface TupleRepairSettings {
   /** Channels to repair; `undefined` means every channel whose value is a message list. */
   channels: readonly string[] | undefined;
-  repair: Pick<RepairOptions, "markers" | "bridgeRole" | "provider" | "model" | "store">;
+  repair: RepairSettings;
 }
 
 /**
@@ -43,7 +44,7 @@ export function sanitizeTuple(
     if (!Array.isArray(value) || value.length === 0) continue;
     const stranded = tail === "repair" ? strandedResults(pendingWrites, channel) : undefined;
     const recoveredResults = stranded && [...stranded.messages, ...strandedEarlier(tuple, earlier, channel)];
-    const result = repairMessages(value, { ...settings.repair, tail, recoveredResults });
+    const result = repairWith(value, settings.repair, tail, recoveredResults);
     if (result.repairs.length === 0) continue;
     repairedValues ??= { ...values };
     repairedValues[channel] = isDeltaSnapshot(stored) ? deltaSnapshot(result.messages) : result.messages;

@@ -11,9 +11,9 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import type { Repair } from "../repair/patterns.js";
 import type { TailMode } from "../repair/repair-messages.js";
+import { assertOneOf } from "../repair/validate.js";
 import {
   POLICIES,
-  assertOneOf,
   policyFor,
   resolveRepairOptions,
   type SanitizerPolicy,
@@ -137,21 +137,23 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   readonly inner: BaseCheckpointSaver<V>;
   /** The options it was built with, for `sanitizeGraph` to build a sibling that knows the graph. @internal */
   readonly options: SanitizingCheckpointerOptions;
+  /** The runs `sanitizeGraph` serves in this process, for the wrappers it builds. */
+  private activity: ThreadActivity | undefined;
 
   private readonly policy: SanitizerPolicy;
   private readonly settings: TupleRepairSettings;
   private readonly onRepair: ((event: RepairEvent) => void) | undefined;
   private readonly breakpoints: Breakpoints | undefined;
-  private readonly activity: ThreadActivity | undefined;
   private readonly decisions = new ReadDecisions();
   private readonly deltaReads: DeltaReads;
 
   /**
    * @param inner - the saver to wrap
    * @param options - see {@link SanitizingCheckpointerOptions}
-   * @param activity - the runs `sanitizeGraph` serves in this process @internal
+   * @throws InvalidOptionError (a `TypeError`) when an option is not one it takes; a `TypeError` when `inner` is not
+   * a checkpointer
    */
-  constructor(inner: BaseCheckpointSaver<V>, options: SanitizingCheckpointerOptions = {}, activity?: ThreadActivity) {
+  constructor(inner: BaseCheckpointSaver<V>, options: SanitizingCheckpointerOptions = {}) {
     assertSaver(inner);
     super(inner.serde);
     const resolved = resolveSanitizerOptions(options);
@@ -161,7 +163,6 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     this.onRepair = resolved.onRepair;
     this.settings = resolved.settings;
     this.breakpoints = resolved.breakpoints;
-    this.activity = activity;
     // Some LangGraph lines bind it to an undefined `this` inside subgraphs (`getNextVersion.bind(this.checkpointer)`).
     this.getNextVersion = this.getNextVersion.bind(this);
     this.deltaReads = new DeltaReads(inner, this.settings, this.policy, this.decisions, (config, tail, repaired) => {
@@ -169,6 +170,17 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
       this.report("getDeltaChannelHistory", configurable, String(configurable.checkpoint_id ?? ""), tail, repaired);
     });
     passUnknownMethods(this, inner, SanitizingCheckpointer);
+  }
+
+  /** A wrapper that knows the runs `sanitizeGraph` serves in this process (see `tail-policy.ts`). @internal */
+  static serving<V extends string | number>(
+    inner: BaseCheckpointSaver<V>,
+    options: SanitizingCheckpointerOptions,
+    activity: ThreadActivity,
+  ): SanitizingCheckpointer<V> {
+    const checkpointer = new SanitizingCheckpointer(inner, options);
+    checkpointer.activity = activity;
+    return checkpointer;
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {

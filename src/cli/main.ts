@@ -7,7 +7,15 @@
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { MARKER_PRESETS, PATTERNS, PROVIDER_RULE_NAMES, type PatternId, type ProviderRules } from "../index.js";
+import {
+  InvalidOptionError,
+  PATTERNS,
+  repairMessages,
+  type MarkerOption,
+  type PatternId,
+  type ProviderRules,
+  type RepairRules,
+} from "../index.js";
 import { runDoctor, type DoctorReport } from "./doctor.js";
 import { DoctorStoreError, DoctorUsageError, type OpenStore } from "./store.js";
 import { openPostgres } from "./stores/postgres.js";
@@ -16,7 +24,7 @@ import { openSqlite } from "./stores/sqlite.js";
 
 const USAGE = `usage: langgraph-checkpoint-sanitizer doctor (--sqlite FILE | --postgres URL [--schema NAME] | --redis URL [--prefix PREFIX])
          [--thread ID] [--namespace NS] [--limit N] [--fix] [--json] [--markers en|ko]
-         [--provider ${PROVIDER_RULE_NAMES.join("|")}] [--model NAME] [--no-store]`;
+         [--provider NAME] [--model NAME] [--no-store]`;
 
 /** Where the CLI writes; a test passes its own. */
 export interface CliIO {
@@ -67,17 +75,24 @@ function parse(argv: string[]) {
     if (!Number.isInteger(limit) || limit <= 0)
       throw new DoctorUsageError(`--limit takes a positive whole number, got ${values.limit}`);
   }
-  const markers = values.markers as keyof typeof MARKER_PRESETS | undefined;
-  if (markers !== undefined && !Object.hasOwn(MARKER_PRESETS, markers)) {
-    throw new DoctorUsageError(`--markers takes en or ko, got ${values.markers}`);
-  }
+  const markers = values.markers as MarkerOption | undefined;
   const provider = values.provider as ProviderRules | undefined;
-  if (provider !== undefined && !PROVIDER_RULE_NAMES.includes(provider)) {
-    throw new DoctorUsageError(`--provider takes ${PROVIDER_RULE_NAMES.join(", ")}, got ${values.provider}`);
-  }
   const model = values.model;
   if (model !== undefined && model.trim() === "") throw new DoctorUsageError("--model takes the name of a model");
+  checkRepairFlags({ markers, provider });
   return { help: false as const, store: stores[0]!, values, limit, markers, provider, model };
+}
+
+/** The repair's own check of `flags`, as a usage error naming the flag and the values it takes. */
+function checkRepairFlags(flags: RepairRules): void {
+  try {
+    repairMessages([], flags);
+  } catch (error) {
+    if (!(error instanceof InvalidOptionError) || error.allowed === undefined) throw error;
+    const allowed = error.allowed.map(String);
+    const takes = allowed.length === 2 ? allowed.join(" or ") : allowed.join(", ");
+    throw new DoctorUsageError(`--${error.option} takes ${takes}, got ${String(error.value)}`);
+  }
 }
 
 async function open(store: "sqlite" | "postgres" | "redis", values: Record<string, unknown>): Promise<OpenStore> {

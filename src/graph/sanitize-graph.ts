@@ -159,7 +159,7 @@ function wrap(saver: CheckpointerField, graph: CompiledGraphLike, protection: Pr
   let wrapper = byBreakpoints.get(key);
   if (wrapper === undefined) {
     const inner = saver instanceof SanitizingCheckpointer ? saver.inner : saver;
-    wrapper = new SanitizingCheckpointer(inner, options, protection.runs);
+    wrapper = SanitizingCheckpointer.serving(inner, options, protection.runs);
     byBreakpoints.set(key, wrapper);
     protection.own.add(wrapper);
   }

@@ -4,6 +4,7 @@
  * Allocation-free: the clean check runs them for every AIMessage.
  */
 import { roleOf, toolCallsOf } from "./message-view.js";
+import { madeBy, modelOfReply } from "./reply-origin.js";
 
 type Loose = Record<string, unknown>;
 type Block = Loose & { type?: unknown };
@@ -21,12 +22,6 @@ export const isThinkingBlock = (block: unknown): boolean =>
 
 const nonEmpty = (value: unknown): boolean => typeof value === "string" && value !== "";
 
-/** Whether Anthropic made the reply, as its metadata records it (ChatAnthropic's `model_provider`, or a Claude model). */
-function isAnthropicReply(message: unknown): boolean {
-  const provider = ((message as Loose).response_metadata as Loose | undefined)?.model_provider;
-  return provider === "anthropic" || (provider === undefined && /^claude/.test(modelOfReply(message) ?? ""));
-}
-
 /**
  * Whether `block` of `message` is a thinking block cut off before its signature, or a redacted_thinking block
  * without its data (pattern R). A signature is empty where a stream stopped before its `signature_delta` (ChatAnthropic
@@ -38,7 +33,7 @@ export function isUnsignedThinking(message: unknown, block: unknown, toClaude: b
   if (!isBlock(block)) return false;
   if (block.type === "redacted_thinking") return !nonEmpty(block.data);
   if (block.type !== "thinking" || nonEmpty(block.signature)) return false;
-  return block.signature === "" || toClaude || isAnthropicReply(message);
+  return block.signature === "" || toClaude || madeBy(message, "anthropic");
 }
 
 /** Whether the reply holds a thinking block cut off before its signature (pattern R). */
@@ -47,14 +42,6 @@ export function hasUnsignedThinking(message: unknown, toClaude: boolean): boolea
   if (content === undefined) return false;
   for (let i = 0; i < content.length; i++) if (isUnsignedThinking(message, content[i], toClaude)) return true;
   return false;
-}
-
-/** The model that made the reply, as its metadata records it (`model`, else `model_name`). */
-export function modelOfReply(message: unknown): string | undefined {
-  const m = message as Loose;
-  const metadata = m.response_metadata as Loose | undefined;
-  const model = metadata?.model ?? metadata?.model_name ?? (m.additional_kwargs as Loose | undefined)?.model;
-  return typeof model === "string" && model !== "" ? model : undefined;
 }
 
 /**
@@ -91,6 +78,9 @@ function isServerResult(block: unknown): block is Block {
   if (!isBlock(block) || typeof block.type !== "string" || block.type === "tool_result") return false;
   return block.type.endsWith("_tool_result") && typeof block.tool_use_id === "string";
 }
+
+/** Whether `block` is a server tool's use or result, whose pairing must be read (pattern Q). */
+export const isServerToolBlock = (block: unknown): boolean => isServerUse(block) || isServerResult(block);
 
 /** Whether the reply holds a server tool's use or result, so its pairing must be read. */
 export function hasServerToolBlocks(message: unknown): boolean {

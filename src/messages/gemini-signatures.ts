@@ -3,6 +3,7 @@
  * call id to signature in `additional_kwargs`, which the client sends on each call's `functionCall` part.
  */
 import { toolCallsOf } from "./message-view.js";
+import { madeBy } from "./reply-origin.js";
 
 type Loose = Record<string, unknown>;
 
@@ -14,9 +15,6 @@ export const GEMINI_SIGNATURES_KEY = "__gemini_function_call_thought_signatures_
  * skips the check (https://ai.google.dev/gemini-api/docs/thought-signatures).
  */
 export const SKIP_SIGNATURE = "skip_thought_signature_validator";
-
-/** The providers whose replies Gemini signed when it was thinking. */
-const GEMINI_PROVIDERS = new Set(["google-genai", "google-vertexai", "google"]);
 
 const signaturesOf = (m: Loose): Loose | undefined => {
   const map = (m.additional_kwargs as Loose | undefined)?.[GEMINI_SIGNATURES_KEY];
@@ -43,6 +41,5 @@ export function unsignedFirstCall(message: unknown): string | undefined {
   const { id } = first;
   const signature = signaturesOf(m)?.[id];
   if (typeof signature === "string" && signature !== "") return undefined;
-  const provider = (m.response_metadata as Loose | undefined)?.model_provider;
-  return GEMINI_PROVIDERS.has(provider as string) && !isSigned(m) ? undefined : id;
+  return madeBy(m, "gemini") && !isSigned(m) ? undefined : id;
 }

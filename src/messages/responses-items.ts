@@ -5,6 +5,7 @@
  * AIMessage.
  */
 import { isReplayed } from "./message-view.js";
+import { madeBy } from "./reply-origin.js";
 
 type Loose = Record<string, unknown>;
 type Item = Loose & { type?: unknown };
@@ -85,7 +86,7 @@ const notStored = (m: Loose, store: boolean | undefined): boolean =>
 /** Whether the reply's response never completed: its metadata has no status (a stream cut off before its end). */
 const neverCompleted = (m: Loose): boolean => {
   const metadata = m.response_metadata as Loose | undefined;
-  return metadata?.model_provider === "openai" && metadata.status === undefined;
+  return madeBy(m, "openai") && metadata!.status === undefined;
 };
 
 /** Whether replayed output item `item` is a reasoning item `store: false` never kept (pattern V). */

@@ -4,7 +4,8 @@ import { createMiddleware, type AgentMiddleware } from "langchain";
 import { policyFor, resolveRepairOptions, type SharedRepairOptions } from "../options.js";
 import type { Repair } from "../repair/patterns.js";
 import type { ProviderRules } from "../repair/provider-rules.js";
-import { repairMessages } from "../repair/repair-messages.js";
+import { repairWith } from "../repair/repair-messages.js";
+import { withRules } from "../repair/settings.js";
 import { modelNameOf, providerOfModel, storeOfModel } from "./model-provider.js";
 
 /** Reported through `onRepair` for each model request the middleware repaired. */
@@ -73,17 +74,13 @@ export function sanitizeMessagesMiddleware(options: SanitizeMessagesMiddlewareOp
       if (policyFor({ configurable }, "auto") === "off") return handler(request);
       const provider = repair.provider ?? providerOfModel(request.model);
       const model = repair.model ?? modelNameOf(request.model);
-      const { messages, repairs } = repairMessages<BaseMessage>(request.messages, {
-        ...repair,
-        provider,
-        model,
-        store: repair.store ?? storeOfModel(request.model),
-        tail: "request",
-      });
+      const store = repair.store ?? storeOfModel(request.model);
+      const settings = withRules(repair, provider, model, store);
+      const { messages, repairs } = repairWith(request.messages, settings, "request");
       if (repairs.length === 0) return handler(request);
       const threadId = configurable?.thread_id;
       onRepair?.({ operation: "wrapModelCall", threadId, tail: "request", provider, model, repairs });
-      return handler({ ...request, messages });
+      return handler({ ...request, messages: messages as BaseMessage[] });
     },
   });
 }

@@ -1,37 +1,33 @@
-import { hasEmptyContent, rawToolCallIdOf, roleOf } from "../messages/message-view.js";
+import { rawToolCallIdOf, roleOf, type MessageRole } from "../messages/message-view.js";
 import type { MarkerTexts } from "./markers.js";
+import type { BoundaryRule, PatternUnit, TurnState } from "./pattern.js";
 import { patternOf, type PatternId, type Repair } from "./patterns.js";
+import { E } from "./patterns/E.js";
+import { callsOutsideToolCalls, G } from "./patterns/G.js";
+import { I } from "./patterns/I.js";
+import { UNITS } from "./patterns/index.js";
+import type { CleanedReply } from "./reply-cleaning.js";
 import { messageRefs } from "./report.js";
 import { asHumanMessage, resultWith, rewriteCalls } from "./rewrite.js";
-import { idOut, type ToolResult, type Turn } from "./segment.js";
-import type { CleanedReply } from "./reply-cleaning.js";
-import {
-  anchorOf,
-  isSyntheticMessage,
-  betweenRepliesMessage,
-  bridgeMessage,
-  closingMessage,
-  continueMessage,
-  openingMessage,
-  type BridgeRole,
-} from "./synthetic.js";
-import { EVERY_RULE } from "./provider-rules.js";
-import {
-  humanMayFollow,
-  isMidHistorySystem,
-  replyMayFollow,
-  requestMayEnd,
-  type Closing,
-  type TurnState,
-} from "./well-formed.js";
+import { boundaryBreak, messageRulesOf, type MessageUnit, type RuleSet } from "./rule-set.js";
+import { anchorOf, isSyntheticMessage, type BridgeRole } from "./synthetic.js";
+import { idOut, type InsertedResult, type KeptResult, type ToolResult, type Turn } from "./turn.js";
 
 /** A unit whose turn has an answer for every call (see `answerEveryCall`). */
 export type AnsweredUnit = { turn: Turn; answers: readonly ToolResult[] } | number;
 
+/**
+ * Whether a new HumanMessage will follow the end (the end is closed then), and whether the end is what a run that
+ * stopped midway left (closed under every leftovers rule) rather than a finished run's (closed under the rules).
+ */
+export type EndKind = "open" | "leftovers" | "finished";
+
 /** What `emit` needs besides the units. */
-export interface EmitContext extends Closing {
+export interface EmitContext {
   messages: readonly unknown[];
   tailStart: number;
+  end: EndKind;
+  rules: RuleSet;
   markers: Readonly<MarkerTexts>;
   bridgeRole: BridgeRole;
   /**
@@ -39,224 +35,255 @@ export interface EmitContext extends Closing {
    * undefined when none was.
    */
   removedBefore: Int32Array | undefined;
-  /** The AIMessages sent as the copies the reply rules wrote, by input position (patterns M, P to V). */
+  /** The AIMessages sent as the copies the reply rules wrote, by input position. */
   cleaned: ReadonlyMap<number, CleanedReply>;
 }
 
-/**
- * Why the AIMessage of `turn` is sent as a copy: G when a call is not in `tool_calls` (or an
- * entry is not a call), I when a call's id changes. Undefined when it goes out as stored.
- */
-function rewriteCodes(turn: Turn): PatternId[] | undefined {
-  const stored = (turn.ai as { tool_calls?: unknown }).tool_calls;
-  let visible = 0;
-  for (const call of turn.calls) if (!call.invalid) visible++;
-  const g = visible !== turn.calls.length || !Array.isArray(stored) || stored.length !== visible;
-  if (!g && turn.renamed === undefined) return undefined;
-  const codes: PatternId[] = g ? ["G"] : [];
-  if (turn.renamed !== undefined) codes.push("I");
-  return codes;
+const unitsOf = (codes: readonly PatternId[]): PatternUnit[] => codes.map((code) => UNITS[code]);
+
+/** A copy of `message` (of `role`) as the message rules `fired` write it, with `fields` for a result. */
+function messageCopy(message: unknown, fired: readonly MessageUnit[], texts: Readonly<MarkerTexts>, fields = {}) {
+  let content: string | undefined;
+  let sendAs: MessageRole | undefined;
+  for (const { message: rule } of fired) {
+    if (rule.text !== undefined) content = texts[rule.text];
+    sendAs ??= rule.sendAs;
+  }
+  if (sendAs === undefined && roleOf(message) === "tool") {
+    return resultWith(message, { ...fields, ...(content !== undefined ? { content } : {}) });
+  }
+  return asHumanMessage(message, content ?? (message as { content: unknown }).content);
 }
 
 /**
- * Writes the units out in order, each turn as its AIMessage followed by its
- * results in call order, then the untouched tail.
+ * Writes the units out in order, each turn as its AIMessage followed by its results in call order, then the untouched
+ * tail; between turns, the boundary rules insert what a provider wants there, and the message and reply rules send
+ * their copies:
+ * - a turn's AIMessage goes out as a copy when a call is not in `tool_calls` (G) or a call's id changes (I), and the
+ *   results of a renamed call answer the new id;
+ * - a result that did not directly follow the previous message of its turn is reported as moved (E).
  *
- * - Patterns G, I: an AIMessage whose calls are not all in `tool_calls`, or
- *   whose ids change, goes out as a copy (`rewriteCalls`); results of a renamed
- *   call go out as copies answering the new id.
- * - Pattern E: a result that did not directly follow the previous message of
- *   its turn is reported as moved.
- * - Pattern A: a HumanMessage after a HumanMessage gets a marker reply before it (role order), and so does
- *   the end after one when it is closed.
- * - Pattern C: tool results get a marker AIMessage after them before a HumanMessage (role order), and at the
- *   end when it is closed.
- * - Pattern J: an AIMessage that opens the conversation gets a marker HumanMessage before it (role order).
- * - Pattern K: an AIMessage right after a reply without calls gets a marker HumanMessage before it (role order).
- * - Patterns M, P to V: an AIMessage the reply rules changed goes out as their copy.
- * - Patterns W, X: an empty ToolMessage or HumanMessage goes out as a copy with a marker text (provider rules).
- * - Pattern Y: a SystemMessage after the conversation started goes out as a HumanMessage copy (provider rules).
- * - Pattern Z: a model request that ends on a reply gets a marker HumanMessage after it (provider rules).
- *
- * The provider rules are `ctx.rules`; the end of a broken run (`ctx.end === "leftovers"`) and a turn whose end the
- * repair made (see `touched`) are closed and opened under every rule.
+ * A boundary where a broken run ended (`ctx.end === "leftovers"`) or that the repair made (see `touched`) is read
+ * under the leftovers rules too.
  */
-export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: Repair[]): unknown[] {
-  const out: unknown[] = [];
-  const insert = (repair: Omit<Repair, "index" | "action">) => {
-    repairs.push({ ...repair, action: "inserted", index: out.length });
-    out.push(repair.message);
-  };
-  const rewritten = (codes: readonly PatternId[], original: unknown, from: number, message: unknown) => {
-    const refs = messageRefs(message);
-    for (const code of codes) {
-      repairs.push({ ...patternOf(code), action: "rewritten", index: out.length, from, message, original, ...refs });
-    }
-  };
-  const { removedBefore } = ctx;
-  const rank = (index: number) => (removedBefore === undefined ? index : index - removedBefore[index]!);
-  let prev: TurnState = "none";
-  // Whether the repair made the turn that came last end where it does: answered one of its calls, brought back a
-  // result from past the next message, or removed the message that stood there (an empty reply H, an orphan
-  // result D). Such a turn is closed and opened under every rule, as a broken run's leftovers are: the repair
-  // never leaves a role-order break it made. (Putting adjacent results in call order, or dropping a duplicate
-  // result or a RemoveMessage, makes no new neighbours.)
-  let touched = false;
-  // So far `repairs` holds the removals only (input positions): of a duplicate result (F) and a RemoveMessage (L) no
-  // new neighbours come.
-  const removed = repairs
-    .filter((r) => r.code !== "F" && r.code !== "L")
-    .map((r) => r.index)
-    .sort((a, b) => a - b);
-  /** The input position of the first message after the AIMessage at `index` that is not a tool result. */
-  const runEnd = (index: number) => {
-    let end = index + 1;
-    while (end < ctx.messages.length && roleOf(ctx.messages[end]) === "tool") end++;
-    return end;
-  };
-  let nextRemoved = 0;
-  // The user turn the conversation is in (the last HumanMessage, or a marker J or K put in), and the last reply.
-  let userTurn = "";
-  let lastReply = "";
-  /** Before an AIMessage at `index`: the user turn providers want before it, when none came (J, K). */
-  const openReply = (message: unknown, index: number) => {
-    if (replyMayFollow(prev, touched ? EVERY_RULE : ctx.rules)) return;
-    const turn =
-      prev === "none"
-        ? openingMessage(anchorOf(message, index), ctx.markers.missingOpening)
-        : betweenRepliesMessage(lastReply, ctx.markers.missingTurnBetweenReplies);
-    insert({ ...patternOf(prev === "none" ? "J" : "K"), message: turn, ...messageRefs(turn) });
-    userTurn = turn.id!;
-  };
-  /** Before a HumanMessage, or at the end (`atEnd`) when it is closed: the reply the turn never got (A, C). */
-  const closeTurn = (atEnd: boolean) => {
-    const leftovers = (atEnd && ctx.end === "leftovers") || touched;
-    if (humanMayFollow(prev, leftovers ? EVERY_RULE : ctx.rules)) return;
-    const message =
-      prev === "human"
-        ? bridgeMessage(userTurn, ctx.markers.missingReply, ctx.bridgeRole)
-        : closingMessage(userTurn || lastReply, ctx.markers.missingReplyAfterTools);
-    insert({ ...patternOf(prev === "human" ? "A" : "C"), message, ...messageRefs(message) });
-    prev = "ai";
-  };
+class Rebuild {
+  readonly out: unknown[] = [];
+  /** What came last, as far as turn-taking goes. */
+  private prev: TurnState = "none";
+  /**
+   * Whether the repair made the turn that came last end where it does: answered one of its calls, brought back a
+   * result from past the next message, or removed the message that stood there. The repair never leaves a
+   * turn-taking break it made, whatever the provider.
+   */
+  private touched = false;
+  /** The user turn the conversation is in (the last HumanMessage, or a marker put in for one), and the last reply. */
+  private userTurn = "";
+  private lastReply = "";
+  /** The input positions of removed messages whose neighbours then meet, in order, and the next one to pass. */
+  private readonly removed: number[];
+  private nextRemoved = 0;
 
-  for (const unit of units) {
-    const at = typeof unit === "number" ? unit : unit.turn.index;
-    for (; nextRemoved < removed.length && removed[nextRemoved]! < at; nextRemoved++) touched = true;
-    if (typeof unit !== "number") {
-      const { turn, answers } = unit;
-      openReply(turn.ai, turn.index);
-      touched = false;
-      const codes = rewriteCodes(turn);
-      const cleaned = ctx.cleaned.get(turn.index);
-      const stored = ctx.messages[turn.index];
-      if (codes === undefined) {
-        if (cleaned !== undefined) rewritten(cleaned.codes, stored, turn.index, turn.ai);
-        out.push(turn.ai);
-      } else {
-        const copy = rewriteCalls(turn.ai, turn.calls, turn.renamed ?? turn.calls.map((c) => c.id));
-        rewritten(cleaned === undefined ? codes : [...cleaned.codes, ...codes], stored, turn.index, copy);
-        out.push(copy);
-      }
-      let previous = turn.index;
-      let storedRunEnd: number | undefined;
-      for (let slot = 0; slot < answers.length; slot++) {
-        const result = answers[slot]!;
-        if ("code" in result) {
-          touched = true;
-          const { code, original } = result;
-          // A result recovered from pendingWrites with no text gets the marker text where the provider needs it (W).
-          const empty = code === "N" && ctx.rules.W && hasEmptyContent(result.message);
-          const message = empty ? resultWith(result.message, { content: ctx.markers.emptyToolResult }) : result.message;
-          const stored = empty ? (original ?? result.message) : original;
-          for (const reported of empty ? (["N", "W"] as const) : [code]) {
-            repairs.push({
-              ...patternOf(reported),
-              action: "inserted",
-              index: out.length,
-              message,
-              ...(stored !== undefined ? { original: stored } : {}),
-              ...messageRefs(message),
-            });
-          }
-          out.push(message);
-          continue;
-        }
-        const { message, index } = result;
-        if (rank(index) !== rank(previous) + 1) {
-          if (index > (storedRunEnd ??= runEnd(turn.index))) touched = true;
-          const refs = messageRefs(message);
-          repairs.push({ ...patternOf("E"), action: "moved", index: out.length, from: index, message, ...refs });
-        }
-        previous = index;
-        const id = idOut(turn, slot);
-        const renamed = rawToolCallIdOf(message) !== id;
-        const empty = ctx.rules.W && hasEmptyContent(message);
-        if (!renamed && !empty) {
-          out.push(message);
-          continue;
-        }
-        const copy = resultWith(message, {
-          ...(renamed ? { tool_call_id: id } : {}),
-          ...(empty ? { content: ctx.markers.emptyToolResult } : {}),
-        });
-        rewritten([...(renamed ? ["I" as const] : []), ...(empty ? ["W" as const] : [])], message, index, copy);
-        out.push(copy);
-      }
-      prev = "tools";
-      lastReply = anchorOf(turn.ai, turn.index);
-      continue;
+  constructor(
+    private readonly ctx: EmitContext,
+    private readonly repairs: Repair[],
+  ) {
+    // So far `repairs` holds the removals only (input positions).
+    this.removed = repairs
+      .filter((r) => !(UNITS[r.code] as PatternUnit).keepsNeighbours)
+      .map((r) => r.index)
+      .sort((a, b) => a - b);
+  }
+
+  /** Passes the removals before input position `at`: the turn then ends where the repair made it. */
+  passRemovalsBefore(at: number): void {
+    for (; this.nextRemoved < this.removed.length && this.removed[this.nextRemoved]! < at; this.nextRemoved++) {
+      this.touched = true;
     }
-    const message = ctx.messages[unit];
-    const role = roleOf(message);
-    const system = role === "system" && isMidHistorySystem(message, prev, ctx.rules);
-    if (role === "human" || system) {
-      closeTurn(false);
-      touched = false;
-      prev = "human";
-      userTurn = anchorOf(message, unit);
-      // A SystemMessage mid-history goes as a user turn (Y); an empty user turn gets a text (X).
-      const empty = ctx.rules.X && hasEmptyContent(message);
-      if (system || empty) {
-        const copy = asHumanMessage(
-          message,
-          empty ? ctx.markers.emptyMessage : (message as { content: unknown }).content,
-        );
-        rewritten([...(system ? ["Y" as const] : []), ...(empty ? ["X" as const] : [])], message, unit, copy);
-        out.push(copy);
+  }
+
+  private insert(unit: PatternUnit, message: unknown, original?: unknown): void {
+    const refs = messageRefs(message);
+    this.repairs.push({
+      ...patternOf(unit),
+      action: "inserted",
+      index: this.out.length,
+      message,
+      ...(original !== undefined ? { original } : {}),
+      ...refs,
+    });
+  }
+
+  private rewritten(units: readonly PatternUnit[], original: unknown, from: number, message: unknown): void {
+    const refs = messageRefs(message);
+    for (const unit of units) {
+      this.repairs.push({
+        ...patternOf(unit),
+        action: "rewritten",
+        index: this.out.length,
+        from,
+        message,
+        original,
+        ...refs,
+      });
+    }
+  }
+
+  /**
+   * Before `before` (the next message's turn, or the end): the turn a boundary rule wants first, if any. `next` is the
+   * message next to the boundary and its position, where the rule anchors what it inserts.
+   */
+  boundary(before: BoundaryRule["before"], next: [unknown, number] | undefined, leftovers: boolean): void {
+    const table = leftovers || this.touched ? this.ctx.rules.leftovers : this.ctx.rules.boundaries;
+    const unit = boundaryBreak(table, this.prev, before, this.out[this.out.length - 1]);
+    if (unit === undefined) return;
+    const { userTurn, lastReply } = this;
+    const place = { userTurn, lastReply, next: next === undefined ? "" : anchorOf(...next) };
+    const message = unit.boundary.insert(place, this.ctx.markers, this.ctx.bridgeRole);
+    this.insert(unit, message);
+    this.out.push(message);
+    this.prev = unit.boundary.stands;
+    if (unit.boundary.stands === "human") this.userTurn = message.id!;
+  }
+
+  /** An AIMessage with calls, then the answer of each. */
+  turn({ turn, answers }: { turn: Turn; answers: readonly ToolResult[] }): void {
+    this.reply(turn.ai, turn.index);
+    const { ctx } = this;
+    const codes = [...(callsOutsideToolCalls(turn) ? [G] : []), ...(turn.renamed !== undefined ? [I] : [])];
+    const cleaned = ctx.cleaned.get(turn.index);
+    const stored = ctx.messages[turn.index];
+    const copy =
+      codes.length === 0 ? turn.ai : rewriteCalls(turn.ai, turn.calls, turn.renamed ?? turn.calls.map((c) => c.id));
+    const by = [...(cleaned !== undefined ? unitsOf(cleaned.codes) : []), ...codes];
+    if (by.length > 0) this.rewritten(by, stored, turn.index, copy);
+    this.out.push(copy);
+    let previous = turn.index;
+    let storedRunEnd: number | undefined;
+    for (let slot = 0; slot < answers.length; slot++) {
+      const result = answers[slot]!;
+      if ("pattern" in result) {
+        this.insertedResult(result);
         continue;
+      }
+      if (this.rank(result.index) !== this.rank(previous) + 1) {
+        if (result.index > (storedRunEnd ??= this.runEnd(turn.index))) this.touched = true;
+        const refs = messageRefs(result.message);
+        this.repairs.push({
+          ...patternOf(E),
+          action: "moved",
+          index: this.out.length,
+          from: result.index,
+          message: result.message,
+          ...refs,
+        });
+      }
+      previous = result.index;
+      this.keptResult(result, idOut(turn, slot));
+    }
+    this.prev = "tools";
+    this.lastReply = anchorOf(turn.ai, turn.index);
+  }
+
+  /** A result the repair put in for a call (B, B2, B3, N), as the message rules write it. */
+  private insertedResult({ message, pattern, original }: InsertedResult): void {
+    this.touched = true;
+    const fired = messageRulesOf(this.ctx.rules, "tool", message, this.prev);
+    const sent = fired.length > 0 ? messageCopy(message, fired, this.ctx.markers) : message;
+    const stored = fired.length > 0 ? (original ?? message) : original;
+    for (const unit of [pattern, ...fired]) this.insert(unit, sent, stored);
+    this.out.push(sent);
+  }
+
+  /** A stored result, under the id its call goes out with (I), as the message rules write it. */
+  private keptResult({ message, index }: KeptResult, id: string): void {
+    const renamed = rawToolCallIdOf(message) !== id;
+    const fired = messageRulesOf(this.ctx.rules, "tool", message, this.prev);
+    if (!renamed && fired.length === 0) {
+      this.out.push(message);
+      return;
+    }
+    const copy = messageCopy(message, fired, this.ctx.markers, renamed ? { tool_call_id: id } : {});
+    this.rewritten([...(renamed ? [I] : []), ...fired], message, index, copy);
+    this.out.push(copy);
+  }
+
+  /** A message of no turn with calls, at input position `index`. */
+  other(index: number): void {
+    const message = this.ctx.messages[index];
+    const role = roleOf(message);
+    const fired = messageRulesOf(this.ctx.rules, role, message, this.prev);
+    const sentAs = fired.find((unit) => unit.message.sendAs !== undefined)?.message.sendAs ?? role;
+    if (sentAs === "human") {
+      this.boundary("human", undefined, false);
+      this.touched = false;
+      this.prev = "human";
+      this.userTurn = anchorOf(message, index);
+      if (fired.length > 0) {
+        const copy = messageCopy(message, fired, this.ctx.markers);
+        this.rewritten(fired, message, index, copy);
+        this.out.push(copy);
+        return;
       }
     } else if (role === "system" && isSyntheticMessage(message)) {
-      prev = "ai"; // a bridge stored as a SystemMessage (`bridgeRole: "system"`) stands for the reply it marks
+      this.prev = "ai"; // a bridge stored as a SystemMessage (`bridgeRole: "system"`) stands for the reply it marks
     } else if (role === "ai") {
-      openReply(message, unit);
-      touched = false;
-      prev = "ai";
-      lastReply = anchorOf(message, unit);
-      const cleaned = ctx.cleaned.get(unit);
+      this.reply(message, index);
+      this.prev = "ai";
+      const cleaned = this.ctx.cleaned.get(index);
       if (cleaned !== undefined) {
-        rewritten(cleaned.codes, message, unit, cleaned.message);
-        out.push(cleaned.message);
-        continue;
+        this.rewritten(unitsOf(cleaned.codes), message, index, cleaned.message);
+        this.out.push(cleaned.message);
+        return;
       }
     }
-    out.push(message);
+    this.out.push(message);
   }
 
-  if (nextRemoved < removed.length) touched = true;
-  const { messages, tailStart } = ctx;
-  if (tailStart < messages.length) {
-    const first = roleOf(messages[tailStart]);
-    if (first === "human") closeTurn(false);
-    else if (first === "ai") openReply(messages[tailStart], tailStart);
-    for (let i = tailStart; i < messages.length; i++) out.push(messages[i]);
-  } else if (ctx.end !== "open") {
-    closeTurn(true);
-  } else if (!requestMayEnd(prev, out[out.length - 1], touched ? EVERY_RULE : ctx.rules)) {
-    // A request the model is to answer never ends on a reply where the provider takes no prefill, nor where the
-    // repair made that end.
-    const message = continueMessage(anchorOf(out[out.length - 1], out.length - 1), ctx.markers.continueAfterReply);
-    insert({ ...patternOf("Z"), message, ...messageRefs(message) });
+  /** Before a reply: the turn providers want before it, when none came. */
+  private reply(message: unknown, index: number): void {
+    this.boundary("ai", [message, index], false);
+    this.touched = false;
+    this.lastReply = anchorOf(message, index);
   }
-  return out;
+
+  /** After the last unit: the tail as it is, or the end closed or ended as the request wants. */
+  end(): unknown[] {
+    const { messages, tailStart, end } = this.ctx;
+    if (this.nextRemoved < this.removed.length) this.touched = true;
+    if (tailStart < messages.length) {
+      const first = roleOf(messages[tailStart]);
+      if (first === "human") this.boundary("human", undefined, false);
+      else if (first === "ai") this.boundary("ai", [messages[tailStart], tailStart], false);
+      for (let i = tailStart; i < messages.length; i++) this.out.push(messages[i]);
+    } else if (end !== "open") {
+      this.boundary("human", undefined, end === "leftovers");
+    } else {
+      const last = this.out.length - 1;
+      this.boundary("request-end", [this.out[last], last], false);
+    }
+    return this.out;
+  }
+
+  private rank(index: number): number {
+    const { removedBefore } = this.ctx;
+    return removedBefore === undefined ? index : index - removedBefore[index]!;
+  }
+
+  /** The input position of the first message after the AIMessage at `index` that is not a tool result. */
+  private runEnd(index: number): number {
+    let end = index + 1;
+    while (end < this.ctx.messages.length && roleOf(this.ctx.messages[end]) === "tool") end++;
+    return end;
+  }
+}
+
+/** Writes the units out in order (see {@link Rebuild}), adding every change to `repairs`. */
+export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: Repair[]): unknown[] {
+  const rebuild = new Rebuild(ctx, repairs);
+  for (const unit of units) {
+    rebuild.passRemovalsBefore(typeof unit === "number" ? unit : unit.turn.index);
+    if (typeof unit === "number") rebuild.other(unit);
+    else rebuild.turn(unit);
+  }
+  return rebuild.end();
 }

@@ -1,3 +1,5 @@
+import { InvalidOptionError } from "./errors.js";
+
 /**
  * The texts of the messages the sanitizer inserts. They are cause-neutral: the
  * sanitizer sees that a reply or a tool result is missing, not why.
@@ -48,32 +50,48 @@ export const MARKER_PRESETS: Readonly<Record<"en" | "ko", Readonly<MarkerTexts>>
 /** A preset name, or custom texts (missing keys fall back to `"en"`). */
 export type MarkerOption = keyof typeof MARKER_PRESETS | Partial<MarkerTexts>;
 
-/** Texts this module resolved: passed again (by the checkpointer, on every read), they are taken as they are. */
-const RESOLVED = new WeakSet<object>([MARKER_PRESETS.en, MARKER_PRESETS.ko]);
+const KEYS = Object.keys(MARKER_PRESETS.en);
 
-/** Resolves a {@link MarkerOption} to a full set of texts; throws on an unknown preset or a non-string text. */
+/**
+ * Resolves a {@link MarkerOption} to a full set of texts; throws an {@link InvalidOptionError} on an unknown preset,
+ * an unknown key (a misspelt one would be ignored) or a text that is not a non-empty string.
+ */
 export function resolveMarkers(option: MarkerOption | undefined): Readonly<MarkerTexts> {
   if (option === undefined) return MARKER_PRESETS.en;
-  if (typeof option === "object" && option !== null && RESOLVED.has(option)) return option as Readonly<MarkerTexts>;
+  const presets = Object.keys(MARKER_PRESETS);
   if (typeof option === "string") {
-    const preset = MARKER_PRESETS[option as keyof typeof MARKER_PRESETS];
-    if (!Object.hasOwn(MARKER_PRESETS, option) || preset === undefined) {
-      throw new TypeError(
+    if (!Object.hasOwn(MARKER_PRESETS, option)) {
+      throw new InvalidOptionError(
         `Unknown marker preset ${JSON.stringify(option)}: use "en", "ko" or an object of custom texts.`,
+        { option: "markers", value: option, allowed: presets },
       );
     }
-    return preset;
+    return MARKER_PRESETS[option];
   }
-  if (typeof option !== "object" || option === null) {
-    throw new TypeError(`markers must be "en", "ko" or an object of custom texts, got ${String(option)}.`);
+  if (typeof option !== "object" || option === null || Array.isArray(option)) {
+    throw new InvalidOptionError(`markers must be "en", "ko" or an object of custom texts, got ${String(option)}.`, {
+      option: "markers",
+      value: option,
+      allowed: presets,
+    });
+  }
+  for (const key of Object.keys(option)) {
+    if (!KEYS.includes(key)) {
+      throw new InvalidOptionError(`Unknown markers key ${JSON.stringify(key)}: the keys are ${KEYS.join(", ")}.`, {
+        option: `markers.${key}`,
+        value: (option as Record<string, unknown>)[key],
+        allowed: KEYS,
+      });
+    }
   }
   const texts = { ...MARKER_PRESETS.en, ...option };
   for (const [key, text] of Object.entries(texts)) {
     if (typeof text !== "string" || text.trim() === "") {
-      throw new TypeError(`markers.${key} must be a non-empty string.`);
+      throw new InvalidOptionError(`markers.${key} must be a non-empty string.`, {
+        option: `markers.${key}`,
+        value: text,
+      });
     }
   }
-  const resolved = Object.freeze(texts);
-  RESOLVED.add(resolved);
-  return resolved;
+  return Object.freeze(texts);
 }

@@ -1,16 +1,14 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { isMessageList, roleOf, toolCallsOf } from "../messages/message-view.js";
-import { planCallIds } from "./call-ids.js";
-import { emit } from "./emit.js";
-import { answerEveryCall } from "./answer-calls.js";
-import { resolveMarkers, type MarkerOption } from "./markers.js";
+import { emit, type EndKind } from "./emit.js";
 import type { Repair } from "./patterns.js";
-import { segment } from "./segment.js";
+import { answerEveryCall } from "./patterns/B.js";
+import { planCallIds } from "./patterns/I.js";
 import type { CleanedReply } from "./reply-cleaning.js";
-import { assertModelName, assertOneOf, assertStore } from "../options.js";
-import { goesToClaude, PROVIDER_RULE_NAMES, providerRulesOf, type ProviderRules } from "./provider-rules.js";
-import { BRIDGE_ROLES, type BridgeRole } from "./synthetic.js";
+import { segment } from "./segment.js";
+import { resolveRepairSettings, type RepairRules, type RepairSettings } from "./settings.js";
 import { findTailStart } from "./tail.js";
+import { assertOneOf } from "./validate.js";
 import { endsOpen, isWellFormed, replyPlace, type Closing } from "./well-formed.js";
 
 /**
@@ -35,44 +33,15 @@ import { endsOpen, isWellFormed, replyPlace, type Closing } from "./well-formed.
  */
 export type TailMode = "repair" | "finished" | "preserve" | "request";
 
-/** Options of {@link repairMessages}. */
-export interface RepairOptions {
-  /** Default `"repair"`. */
+/** Options of {@link repairMessages}: {@link RepairRules}, and how this history's end is read. */
+export interface RepairOptions extends RepairRules {
+  /** How the end of the history is treated. @default "repair" */
   tail?: TailMode;
   /**
-   * Whose rules to apply besides what every provider rejects: the user first (pattern J), no two replies in a row
-   * (K), no two user turns in a row (A), a reply after tool results (C), no empty result or user turn (W, X), no
-   * SystemMessage mid-history (Y), no request ending on a reply (Z), Gemini's signatures on the current turn's
-   * calls (T). `"bedrock"` for an app on Bedrock, `"strictest"` for every provider's at once; see
-   * `PROVIDER_RULES`. A broken run's leftovers are closed for every provider whatever this says.
-   * @default undefined: only what every provider rejects
-   */
-  provider?: ProviderRules;
-  /**
-   * The model the history goes to (`"claude-sonnet-4-5"`): thinking blocks another model signed are dropped for it
-   * (pattern S), as Anthropic rejects their signatures; a Claude model before 4.6 takes a prefill (pattern Z is not
-   * applied for it under Anthropic's or Bedrock's rules). A date snapshot, `-latest` or a Bedrock id names one model.
-   * @default undefined: no thinking block is taken for another model's
-   */
-  model?: string;
-  /**
-   * Whether the OpenAI Responses API keeps the responses the history replays. `false` (`store: false`, ChatOpenAI's
-   * `zdrEnabled`): a reasoning item sent by its id only (no `encrypted_content`) is one the API never kept, and is
-   * dropped (pattern V). A reply streamed from such a response records it itself.
-   * @default undefined: as each reply records it
-   */
-  store?: boolean;
-  /** Texts of inserted messages: `"en"` (default), `"ko"`, or custom texts. */
-  markers?: MarkerOption;
-  /**
-   * Role of the marker between two HumanMessages (pattern A). Default `"ai"`.
-   * `"system"` (the originating design) is rejected mid-history by Anthropic and Gemini.
-   */
-  bridgeRole?: BridgeRole;
-  /**
-   * Finished tool results held outside the list (a checkpoint's `pendingWrites`).
-   * Unless the tail is preserved, they answer the last turn's unanswered calls
-   * instead of placeholders (pattern N). Used ones are listed in `usedRecovered`.
+   * Finished tool results held outside the list (a checkpoint's `pendingWrites`). Unless the tail is preserved, they
+   * answer the last turn's unanswered calls instead of placeholders (pattern N). Used ones are listed in
+   * `usedRecovered`.
+   * @default []
    */
   recoveredResults?: readonly unknown[];
 }
@@ -91,13 +60,6 @@ export interface RepairResult<T = unknown> {
 }
 
 const TAIL_MODES: readonly TailMode[] = ["repair", "finished", "preserve", "request"];
-
-/** `value`, or `fallback` when it is not given; throws on anything outside `allowed`. */
-function optionOrDefault<T>(name: string, value: T | undefined, allowed: readonly T[], fallback: T): T {
-  if (value === undefined) return fallback;
-  assertOneOf(name, value, allowed);
-  return value;
-}
 
 /** For each position, how many messages before it `removals` removed. */
 function countRemovedBefore(removals: readonly Repair[], length: number): Int32Array {
@@ -118,57 +80,101 @@ function countRemovedBefore(removals: readonly Repair[], length: number): Int32A
  * deterministic ids, and repairing the output again changes nothing. A
  * history that needs no repair, and anything that is not a list of messages,
  * is returned as the same object with no repairs. Never throws on odd input;
- * throws a `TypeError` on invalid options.
+ * throws an `InvalidOptionError` (a `TypeError`) on invalid options.
  */
 export function repairMessages<T>(messages: readonly T[], options?: RepairOptions): RepairResult<T>;
 export function repairMessages(messages: unknown, options?: RepairOptions): RepairResult;
 export function repairMessages(messages: unknown, options: RepairOptions = {}): RepairResult {
-  const tail = optionOrDefault("tail", options.tail, TAIL_MODES, "repair");
-  const bridgeRole = optionOrDefault("bridgeRole", options.bridgeRole, BRIDGE_ROLES, "ai");
-  if (options.provider !== undefined) assertOneOf("provider", options.provider, PROVIDER_RULE_NAMES);
-  assertModelName(options.model);
-  if (options.store !== undefined) assertStore(options.store);
-  const markers = resolveMarkers(options.markers);
-  const unchanged = { messages: messages as unknown[], repairs: [], usedRecovered: [] };
-  if (!Array.isArray(messages) || messages.length === 0) return unchanged;
+  const { tail = "repair", recoveredResults = [] } = options;
+  assertOneOf("tail", tail, TAIL_MODES);
+  return repairWith(messages, resolveRepairSettings(options), tail, recoveredResults);
+}
 
+/** How one history is read: where its tail starts, and how its end is closed. */
+interface Read {
+  tailStart: number;
+  closing: Closing;
+}
+
+function readOf(messages: readonly unknown[], settings: RepairSettings, tail: TailMode): Read {
   const tailStart = tail === "preserve" ? findTailStart(messages) : messages.length;
   // "request" answers every call like "repair" but adds no reply after the end: the model is about to give it.
   // Without a tail a resumed run has nothing to complete, so "preserve" closes the end as "repair" does.
-  const end: Closing["end"] =
+  const end: EndKind =
     tail === "repair" || (tail === "preserve" && tailStart === messages.length)
       ? "leftovers"
       : tail === "finished"
         ? "finished"
         : "open";
-  const closing: Closing = {
-    rules: providerRulesOf(options.provider, options.model),
-    model: options.model,
-    toClaude: goesToClaude(options.provider, options.model),
-    store: options.store,
-    end,
-  };
-  // One walk over a healthy history: the clean check reads non-messages as "other", and a clean
-  // list comes back as is whether or not it holds messages, so only a rebuild needs isMessageList.
-  const mustRebuild = end === "leftovers" && tailStart === messages.length && endsOpen(messages);
-  if ((!mustRebuild && isWellFormed(messages, tailStart, closing)) || !isMessageList(messages)) return unchanged;
+  const { rules, model, toClaude, store } = settings;
+  return { tailStart, closing: { rules, model, toClaude, store, end } };
+}
 
+/** The clean check: whether the rebuild would change nothing. One walk over a healthy history. */
+function isClean(messages: readonly unknown[], { tailStart, closing }: Read): boolean {
+  // A broken run's end that is open is closed: the check spares the rebuild a walk over the whole list.
+  const mustRebuild = closing.end === "leftovers" && tailStart === messages.length && endsOpen(messages);
+  return !mustRebuild && isWellFormed(messages, tailStart, closing);
+}
+
+/**
+ * {@link repairMessages} with options already resolved: the checkpointer's and the middleware's path, which
+ * validated them once.
+ * @internal
+ */
+export function repairWith(
+  messages: unknown,
+  settings: RepairSettings,
+  tail: TailMode,
+  recoveredResults: readonly unknown[] = [],
+): RepairResult {
+  const unchanged = { messages: messages as unknown[], repairs: [], usedRecovered: [] };
+  if (!Array.isArray(messages) || messages.length === 0) return unchanged;
+  const read = readOf(messages, settings, tail);
+  // A clean list comes back as is whether or not it holds messages, so only a rebuild needs isMessageList.
+  if (isClean(messages, read) || !isMessageList(messages)) return unchanged;
+  return rebuild(messages, settings, tail, read, recoveredResults);
+}
+
+/**
+ * The clean check's verdict on a non-empty message list, and the rebuild's result, each on its own: what the
+ * property test holds to each other.
+ * @internal
+ */
+export function cleanCheckAndRebuild(
+  messages: readonly unknown[],
+  settings: RepairSettings,
+  tail: TailMode,
+): { clean: boolean; rebuilt: RepairResult } {
+  const read = readOf(messages, settings, tail);
+  return { clean: isClean(messages, read), rebuilt: rebuild(messages, settings, tail, read, []) };
+}
+
+/** Every repair `messages` needs, as a new list. */
+function rebuild(
+  messages: readonly unknown[],
+  settings: RepairSettings,
+  tail: TailMode,
+  { tailStart, closing }: Read,
+  recoveredResults: readonly unknown[],
+): RepairResult {
   const repairs: Repair[] = [];
   const usedRecovered: unknown[] = [];
   const calls = messages.map((m) => (roleOf(m) === "ai" ? toolCallsOf(m) : undefined));
   const renamed = planCallIds(messages, calls, tailStart);
   const cleaned = new Map<number, CleanedReply>();
   const place = { ...replyPlace(messages, tailStart, closing), renamed };
-  const units = segment(messages, tailStart, calls, renamed, place, cleaned, repairs);
+  const units = segment(messages, tailStart, calls, renamed, place, settings.rules, cleaned, repairs);
   const last = units[units.length - 1];
   const answered = units.map((unit) => {
     if (typeof unit === "number") return unit;
     // Stranded results belong to the pending tasks of the checkpoint, so only to its last turn.
-    const recovered = tail !== "preserve" && unit === last ? (options.recoveredResults ?? []) : [];
-    return { turn: unit.turn, answers: answerEveryCall(unit.turn, markers, recovered, usedRecovered) };
+    const recovered = tail !== "preserve" && unit === last ? recoveredResults : [];
+    return { turn: unit.turn, answers: answerEveryCall(unit.turn, settings.markers, recovered, usedRecovered) };
   });
   // So far `repairs` holds the removals only: with none, every result keeps its rank.
   const removedBefore = repairs.length > 0 ? countRemovedBefore(repairs, messages.length) : undefined;
-  const out = emit(answered, { messages, tailStart, ...closing, markers, bridgeRole, removedBefore, cleaned }, repairs);
+  const ctx = { ...closing, messages, tailStart, markers: settings.markers, bridgeRole: settings.bridgeRole };
+  const out = emit(answered, { ...ctx, removedBefore, cleaned }, repairs);
   return { messages: out, repairs, usedRecovered };
 }

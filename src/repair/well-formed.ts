@@ -1,64 +1,29 @@
 import {
-  hasEmptyContent,
   hasHiddenCalls,
   hasRunnableCalls,
-  isRemoveMessage,
   rawCallId,
   rawToolCallIdOf,
   roleOf,
   toolCallsOf,
 } from "../messages/message-view.js";
-import { baseModel, isPausedTurn } from "../messages/anthropic-blocks.js";
-import { EVERY_RULE, type ProviderRuleSet } from "./provider-rules.js";
-import { needsCleaning, type ReplyPlace } from "./reply-cleaning.js";
+import { baseModel } from "../messages/anthropic-blocks.js";
+import type { EndKind } from "./emit.js";
+import type { ReplyPlace, TurnState } from "./pattern.js";
+import { needsCleaning } from "./reply-cleaning.js";
+import { boundaryBreak, messageRulesOf, removalOf, type RuleSet } from "./rule-set.js";
 import { isSyntheticMessage } from "./synthetic.js";
 import { addId, addValidId, resetIds } from "./unique-ids.js";
 
-/** What came last in the conversation, as far as turn-taking goes. System and unknown roles are transparent. */
-export type TurnState = "none" | "human" | "ai" | "tools";
-
-/**
- * Whether a Human message may come after `prev` under `rules`: a Human right after a Human breaks alternation
- * (pattern A); right after tool results it needs an AIMessage first (pattern C).
- */
-export function humanMayFollow(prev: TurnState, rules: ProviderRuleSet): boolean {
-  return prev === "human" ? !rules.A : prev !== "tools" || !rules.C;
-}
-
-/** Whether an AIMessage may come after `prev` under `rules`: first (pattern J), or right after a reply (pattern K). */
-export function replyMayFollow(prev: TurnState, rules: ProviderRuleSet): boolean {
-  return prev === "none" ? !rules.J : prev !== "ai" || !rules.K;
-}
-
-/**
- * Whether a model request may end after `last`, the message that came last (the reply `prev` names): not on a reply
- * under pattern Z, unless the API paused that turn to have it sent back (`pause_turn`).
- */
-export function requestMayEnd(prev: TurnState, last: unknown, rules: ProviderRuleSet): boolean {
-  return prev !== "ai" || !rules.Z || isPausedTurn(last);
-}
-
-/** Whether a SystemMessage after the conversation started is sent as a user turn (pattern Y). */
-export const isMidHistorySystem = (message: unknown, prev: TurnState, rules: ProviderRuleSet): boolean =>
-  rules.Y && prev !== "none" && !isSyntheticMessage(message);
-
-/**
- * How the engine closes a history: the provider rules it applies, the model it goes to, and whether its end is a
- * broken run's.
- */
+/** How the engine reads a history: the rules that apply, the model it goes to, and how its end is closed. */
 export interface Closing {
-  rules: ProviderRuleSet;
-  /** The model the history goes to, when known (pattern S). */
+  rules: RuleSet;
+  /** The model the history goes to, when known. */
   model: string | undefined;
   /** Whether the history goes to a Claude model (pattern R on a thinking block without a signature). */
   toClaude: boolean;
-  /** Whether the Responses API keeps the responses the history replays (pattern V); unknown when undefined. */
+  /** Whether the Responses API keeps the responses the history replays; unknown when undefined. */
   store: boolean | undefined;
-  /**
-   * Whether a new HumanMessage will follow the end (the end is closed then), and whether the end is what a run
-   * that stopped midway left (closed for every provider) rather than a finished run's (closed under `rules`).
-   */
-  end: "open" | "leftovers" | "finished";
+  end: EndKind;
 }
 
 /**
@@ -68,7 +33,7 @@ export interface Closing {
 export function replyPlace(
   messages: readonly unknown[],
   tailStart: number,
-  { rules, model, toClaude, store, end }: Closing,
+  { model, toClaude, store, end }: Closing,
 ): ReplyPlace {
   let currentTurn = messages.length;
   if (end === "open" || tailStart < messages.length) {
@@ -87,15 +52,9 @@ export function replyPlace(
     toClaude,
     store,
     openEnd: end === "open",
-    signing: rules.T,
     currentTurn,
     renamed: undefined,
   };
-}
-
-/** Whether an AIMessage with `callCount` answerable calls is an empty reply (pattern H): no calls, no content. */
-export function isEmptyReply(message: unknown, callCount: number): boolean {
-  return callCount === 0 && hasEmptyContent(message);
 }
 
 const NO_CALLS: readonly unknown[] = [];
@@ -124,18 +83,19 @@ export function endsOpen(messages: readonly unknown[]): boolean {
 }
 
 /**
- * Whether `messages[0, tailStart)` already obeys the provider rules, and the
- * boundary with what follows it does too: the tail's first message, or, when
- * the end is closed, the new HumanMessage the next turn will append.
+ * Whether the rebuild would change nothing in `messages`: `messages[0, tailStart)` breaks no rule that applies, nor
+ * does the boundary with what follows it (the tail's first message, or, when the end is closed, the new HumanMessage
+ * the next turn will append). It reads the same rules as the rebuild, through the same lookups (`boundaryBreak`,
+ * `messageRulesOf`, `removalOf`, `needsCleaning`), and the pairing the rebuild makes: each call's result right
+ * after its AIMessage, in call order (B, D, E, F), every call in `tool_calls` (G), every id valid and unique (I).
+ * A property test holds it to the rebuild on generated histories.
  *
- * This is the clean path of every read, so it allocates nothing in the usual
- * case: calls are read in place from `tool_calls`, and a clean AIMessage has
- * no call elsewhere (`hasHiddenCalls`) and only valid, unique ids (`addId`).
- * It must agree with the rebuild in `repair-messages.ts`: true exactly when
- * the rebuild would change nothing.
+ * This is the clean path of every read, so it allocates nothing in the usual case: calls are read in place from
+ * `tool_calls`, and ids go into a set kept between calls (`addValidId`).
  */
 export function isWellFormed(messages: readonly unknown[], tailStart: number, closing: Closing): boolean {
   const { rules, end } = closing;
+  const table = rules.boundaries;
   let prev: TurnState = "none";
   let calls: readonly unknown[] = NO_CALLS;
   let answered = 0;
@@ -145,44 +105,45 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
     const message = messages[i];
     const role = roleOf(message);
     if (answered < calls.length) {
-      // Rule 1: the results come right after their AIMessage, one per call, in call order.
+      // The results come right after their AIMessage, one per call, in call order.
       if (role !== "tool" || rawToolCallIdOf(message) !== rawCallId(calls[answered])) return false;
-      if (rules.W && hasEmptyContent(message)) return false;
+      if (messageRulesOf(rules, role, message, prev).length > 0) return false;
       answered++;
       continue;
     }
-    if (role === "tool") return false; // rule 2: a result with no call left to answer
+    if (role === "tool") return false; // a result with no call left to answer
     if (role === "ai") {
-      if (!replyMayFollow(prev, rules)) return false;
+      if (boundaryBreak(table, prev, "ai") !== undefined) return false;
       const toolCalls = (message as { tool_calls?: unknown }).tool_calls;
       calls = Array.isArray(toolCalls) ? toolCalls : NO_CALLS;
       answered = 0;
-      if (isEmptyReply(message, calls.length) || hasHiddenCalls(message)) return false;
+      if (removalOf(rules, role, message, calls.length) !== undefined || hasHiddenCalls(message)) return false;
       place ??= replyPlace(messages, tailStart, closing);
       place.index = i;
-      if (needsCleaning(message, place)) return false;
+      if (needsCleaning(message, place, rules)) return false;
       for (let k = 0; k < calls.length; k++) {
         const call = calls[k];
         if (typeof call !== "object" || call === null) return false;
         if (!addValidId(rawCallId(call))) return false;
       }
       prev = calls.length > 0 ? "tools" : "ai";
-    } else if (role === "human") {
-      if (!humanMayFollow(prev, rules) || (rules.X && hasEmptyContent(message))) return false;
+      continue;
+    }
+    if (removalOf(rules, role, message, 0) !== undefined) return false;
+    if (messageRulesOf(rules, role, message, prev).length > 0) return false;
+    if (role === "human") {
+      if (boundaryBreak(table, prev, "human") !== undefined) return false;
       prev = "human";
-    } else if (role === "other" && isRemoveMessage(message)) {
-      return false;
-    } else if (role === "system") {
-      if (isMidHistorySystem(message, prev, rules)) return false;
-      // A marker sent as a SystemMessage (`bridgeRole: "system"`) stands for the reply it marks.
-      if (isSyntheticMessage(message)) prev = "ai";
+    } else if (role === "system" && isSyntheticMessage(message)) {
+      prev = "ai"; // a marker sent as a SystemMessage (`bridgeRole: "system"`) stands for the reply it marks
     }
   }
   if (answered < calls.length || !tailIdsFree(messages, tailStart)) return false;
   if (tailStart < messages.length) {
     const first = roleOf(messages[tailStart]);
-    return first === "human" ? humanMayFollow(prev, rules) : first !== "ai" || replyMayFollow(prev, rules);
+    if (first !== "human" && first !== "ai") return true;
+    return boundaryBreak(table, prev, first) === undefined;
   }
-  if (end === "open") return requestMayEnd(prev, messages[tailStart - 1], rules);
-  return humanMayFollow(prev, end === "leftovers" ? EVERY_RULE : rules);
+  if (end === "open") return boundaryBreak(table, prev, "request-end", messages[tailStart - 1]) === undefined;
+  return boundaryBreak(end === "leftovers" ? rules.leftovers : table, prev, "human") === undefined;
 }

@@ -48,7 +48,8 @@ describe("the rules of a model named under a provider that serves several makers
     expect(codes("openrouter", "google/gemini-2.5-pro", unsignedCall)).toEqual([]);
     expect(codes("openrouter", "mistralai/mistral-large", summary)).toEqual(["Y"]);
     expect(codes("openrouter", "meta-llama/llama-3.3-70b-instruct", summary)).toEqual([]);
-    expect(codes("openrouter", undefined, summary)).toEqual([]);
+    // Without a model, every maker's rules.
+    expect(codes("openrouter", undefined, summary)).toEqual(["Y", "A"]);
   });
 
   it("Bedrock's non-Claude models keep Bedrock's role order, and a thinking block without a signature", () => {

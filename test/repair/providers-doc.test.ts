@@ -1,8 +1,8 @@
-// The README's provider table and docs/providers.md's are PROVIDER_RULES and MODEL_FAMILIES, with each row's sources
-// as its comment in the code, so the docs and the code cannot drift apart.
+// The README's provider table and docs/providers.md's are PROVIDER_RULES, with each row's sources as its comment in
+// the code and each model family's as its `source`, so the docs and the code cannot drift apart.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { PROVIDER_RULE_NAMES } from "../../src/index.js";
+import { PROVIDER_RULE_NAMES } from "../../src/repair/provider-rules.js";
 import { PROVIDERS_DOC, README, providersDocTable, readmeTable, tableIn } from "../../scripts/provider-table.js";
 
 describe("the provider tables", () => {

@@ -1,6 +1,16 @@
-import { isValidCallId, rawToolCallIdOf, roleOf, type ToolCallRef } from "../messages/message-view.js";
-import { anchorOf } from "./synthetic.js";
-import { addValidId, hashText, resetIds } from "./unique-ids.js";
+import { isValidCallId, rawToolCallIdOf, roleOf, type ToolCallRef } from "../../messages/message-view.js";
+import { definePattern } from "../pattern.js";
+import { anchorOf } from "../synthetic.js";
+import { addValidId, hashText, resetIds } from "../unique-ids.js";
+
+export const I = definePattern({
+  code: "I",
+  kind: "invalid-call-id",
+  shape: "call id providers reject: empty, blank, not [A-Za-z0-9_-], over 40 characters, or reused by a later call",
+  repair:
+    "give the call and its results one deterministic replacement id (copies); of calls sharing an id the last keeps it",
+  applies: ["anywhere"],
+});
 
 const NO_RENAMES: ReadonlyMap<number, string[]> = new Map();
 
@@ -20,7 +30,9 @@ function idsAllKept(calls: readonly (readonly ToolCallRef[] | undefined)[]): boo
  * keeps its id when every provider accepts it (`isValidCallId`) and no later call reuses it;
  * otherwise it gets a deterministic replacement, which its results take too. Of calls sharing an
  * id the last keeps it: that is the one a resumed run may still answer (ToolNode writes results
- * under the id it was given). Calls in the tail are never renamed.
+ * under the id it was given). Calls in the tail are never renamed. Anthropic's `tool_use.id` must match
+ * `^[a-zA-Z0-9_-]+$`; OpenAI's ids are at most 40 characters; an id two calls share pairs results with the wrong call.
+ * @internal
  */
 export function planCallIds(
   messages: readonly unknown[],

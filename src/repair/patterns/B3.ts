@@ -1,0 +1,10 @@
+import { definePattern } from "../pattern.js";
+
+/** Its rule: `answerEveryCall` in B.ts, once G put the call in `tool_calls`. */
+export const B3 = definePattern({
+  code: "B3",
+  kind: "unanswered-hidden-call",
+  shape: "a call sent from outside tool_calls (typically an invalid call: truncated arguments) never answered",
+  repair: "insert a placeholder ToolMessage for it, once the call is in tool_calls (pattern G)",
+  applies: ["anywhere"],
+});

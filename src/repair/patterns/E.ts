@@ -1,0 +1,15 @@
+import { definePattern } from "../pattern.js";
+
+/**
+ * Its rule is the rebuild's order (`emit`): each turn goes out as its AIMessage, then its results in call order; a
+ * result that did not directly follow the previous message of its turn is reported as moved. Anthropic: "Each
+ * tool_use block must have a corresponding tool_result block in the next message"; Gemini wants the responses in
+ * call order.
+ */
+export const E = definePattern({
+  code: "E",
+  kind: "misplaced-tool-result",
+  shape: "tool result not right after its call, or results out of call order",
+  repair: "move it into place after its AIMessage, in call order",
+  applies: ["anywhere"],
+});

@@ -1,0 +1,30 @@
+import { definePattern } from "../pattern.js";
+import type { Turn } from "../turn.js";
+import { isSyntheticMessage } from "../synthetic.js";
+
+export const F = definePattern({
+  code: "F",
+  kind: "duplicate-tool-result",
+  shape: "two results for one tool_call_id",
+  repair: "keep one (a real result over a sanitizer placeholder, else the first) and remove the other",
+  applies: ["anywhere"],
+  keepsNeighbours: true,
+});
+
+/**
+ * The slot of `turn` that a result answering the stored call id `id` fills: the first unanswered call with that id,
+ * else one held by a placeholder (which it replaces), else -1: a duplicate, removed (pattern F; Anthropic: "each
+ * tool_use must have a single result"). Calls of one turn may share an id. A number, not an object: this runs for
+ * every ToolMessage of a rebuild.
+ * @internal
+ */
+export function slotFor(turn: Turn, id: string, message: unknown): number {
+  const { calls, results } = turn;
+  for (let slot = 0; slot < calls.length; slot++)
+    if (calls[slot]!.id === id && results[slot] === undefined) return slot;
+  if (isSyntheticMessage(message)) return -1;
+  for (let slot = 0; slot < calls.length; slot++) {
+    if (calls[slot]!.id === id && isSyntheticMessage(results[slot]!.message)) return slot;
+  }
+  return -1;
+}

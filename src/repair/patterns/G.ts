@@ -1,0 +1,26 @@
+import { definePattern } from "../pattern.js";
+import type { Turn } from "../turn.js";
+
+export const G = definePattern({
+  code: "G",
+  kind: "call-outside-tool-calls",
+  shape:
+    "AIMessage with a call some integrations send and others do not: additional_kwargs.tool_calls while " +
+    "tool_calls is empty, or a content tool_use/tool_call/function_call block or a Responses output " +
+    "function_call item missing from tool_calls",
+  repair: "rewrite a copy with the call in tool_calls (truncated arguments as {}), so every integration sends it",
+  applies: ["anywhere"],
+});
+
+/**
+ * Whether the AIMessage of `turn` puts a call on the wire that its `tool_calls` does not hold, or holds an entry that
+ * is not a call: it goes out as a copy with exactly its calls in `tool_calls` (`rewriteCalls`). The clean check reads
+ * the same through `hasHiddenCalls`.
+ * @internal
+ */
+export function callsOutsideToolCalls(turn: Turn): boolean {
+  const stored = (turn.ai as { tool_calls?: unknown }).tool_calls;
+  let visible = 0;
+  for (const call of turn.calls) if (!call.invalid) visible++;
+  return visible !== turn.calls.length || !Array.isArray(stored) || stored.length !== visible;
+}

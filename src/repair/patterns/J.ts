@@ -1,0 +1,20 @@
+import { definePattern } from "../pattern.js";
+import { openingMessage } from "../synthetic.js";
+
+export const J = definePattern({
+  code: "J",
+  kind: "leading-reply",
+  shape:
+    "the history starts (after any SystemMessage) with an AIMessage: the messages before it were trimmed or " +
+    "deleted, or it is an app's opening greeting",
+  repair: "insert a marker HumanMessage before it",
+  applies: ["leftovers", "provider"],
+  // Anthropic: "first message must use the user role"; Gemini: "First content should be with role 'user'"; Bedrock:
+  // "A conversation must start with a user message".
+  boundary: {
+    after: "none",
+    before: "ai",
+    insert: (place, texts) => openingMessage(place.next, texts.missingOpening),
+    stands: "human",
+  },
+});

@@ -1,0 +1,19 @@
+import { definePattern } from "../pattern.js";
+import { betweenRepliesMessage } from "../synthetic.js";
+
+export const K = definePattern({
+  code: "K",
+  kind: "consecutive-replies",
+  shape:
+    "an AIMessage right after an AIMessage without tool calls: a partial answer kept on stop, then a regenerated " +
+    "one, or two agents' replies (a supervisor's handoff back)",
+  repair: "insert a marker HumanMessage between them; both replies stay as stored",
+  applies: ["leftovers", "provider"],
+  // Anthropic, Gemini and Bedrock: roles alternate. A marker rather than a merge: each reply goes out as stored.
+  boundary: {
+    after: "ai",
+    before: "ai",
+    insert: (place, texts) => betweenRepliesMessage(place.lastReply, texts.missingTurnBetweenReplies),
+    stands: "human",
+  },
+});

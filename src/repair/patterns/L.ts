@@ -1,0 +1,12 @@
+import { isRemoveMessage } from "../../messages/message-view.js";
+import { definePattern } from "../pattern.js";
+
+export const L = definePattern({
+  code: "L",
+  kind: "leftover-remove-message",
+  shape: "a RemoveMessage left in the stored list (a reducer that does not apply removals), which no converter sends",
+  repair: "remove it (it is reported whole)",
+  applies: ["anywhere"],
+  keepsNeighbours: true,
+  removal: { role: "other", removes: isRemoveMessage },
+});

@@ -1,0 +1,23 @@
+import { hasStreamLeftovers, isStreamOnlyBlock } from "../../messages/message-view.js";
+import { definePattern } from "../pattern.js";
+import { withContent } from "../reply-copies.js";
+
+export const M = definePattern({
+  code: "M",
+  kind: "unfinished-stream-chunk",
+  shape:
+    "an AIMessage saved mid-stream: a call's input streamed into content blocks only a stream carries " +
+    "(input_json_delta, tool_call_chunk) stops before its JSON ends, or a call chunk's arguments do; no provider " +
+    "accepts such blocks (a reply streamed to its end keeps them whole, and is left as stored)",
+  repair:
+    "rewrite a plain copy without those blocks; its calls stay in tool_calls (as far as they parse) and are " +
+    "answered as B, even at the end: no run executes a call that never finished streaming",
+  applies: ["anywhere"],
+  reply: {
+    order: 1,
+    readsBlock: isStreamOnlyBlock,
+    readsReply: (reply) => Array.isArray(reply.tool_call_chunks) && reply.tool_call_chunks.length > 0,
+    finds: hasStreamLeftovers,
+    fix: (m) => withContent(m, (block) => !isStreamOnlyBlock(block)),
+  },
+});

@@ -1,0 +1,37 @@
+import { rawToolCallIdOf, roleOf } from "../../messages/message-view.js";
+import { definePattern } from "../pattern.js";
+import { resultWith } from "../rewrite.js";
+import { idOut, type ToolResult, type Turn } from "../turn.js";
+
+export const N = definePattern({
+  code: "N",
+  kind: "stranded-tool-result",
+  shape: "finished tool results stranded in pendingWrites while their call is unanswered",
+  repair: "use the real result instead of a placeholder, and drop that pending write",
+  applies: ["anywhere"],
+});
+
+/**
+ * The finished result in `recovered` (a checkpoint's pending writes) that answers the call in `slot`, if any, added
+ * to `used`: as a copy under the call's new id when the call is renamed (`original` then holds the write's message).
+ * @internal
+ */
+export function recoveredResult(
+  turn: Turn,
+  slot: number,
+  recovered: readonly unknown[],
+  used: unknown[],
+): ToolResult | undefined {
+  if (recovered.length === 0) return undefined;
+  const call = turn.calls[slot]!;
+  // Not one already used: parallel calls may share an id, and each result answers one call.
+  const result = recovered.find(
+    (m) => roleOf(m) === "tool" && rawToolCallIdOf(m) === call.id && call.id !== "" && !used.includes(m),
+  );
+  if (result === undefined) return undefined;
+  used.push(result);
+  const id = idOut(turn, slot);
+  return id === call.id
+    ? { message: result, pattern: N }
+    : { message: resultWith(result, { tool_call_id: id }), original: result, pattern: N };
+}

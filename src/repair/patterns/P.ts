@@ -1,0 +1,20 @@
+import { hasLoneReasoningItem, isLoneReasoningItem } from "../../messages/responses-items.js";
+import { definePattern } from "../pattern.js";
+import { holdsOutput, withoutOutputItems } from "../reply-copies.js";
+
+export const P = definePattern({
+  code: "P",
+  kind: "lone-reasoning-item",
+  shape:
+    "a Responses reasoning item stored without the item that followed it (a partial reply saved on stop), " +
+    "which the Responses API rejects",
+  repair: "rewrite a copy of the stored output without it",
+  applies: ["anywhere"],
+  reply: {
+    // After U and V: a reasoning item whose hosted-tool item they dropped is left lone.
+    order: 7,
+    readsReply: holdsOutput,
+    finds: hasLoneReasoningItem,
+    fix: (m) => withoutOutputItems(m, isLoneReasoningItem),
+  },
+});

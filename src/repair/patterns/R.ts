@@ -1,0 +1,24 @@
+import { hasUnsignedThinking, isUnsignedThinking } from "../../messages/anthropic-blocks.js";
+import { definePattern } from "../pattern.js";
+import { withContent } from "../reply-copies.js";
+
+const signed = (block: Readonly<Record<string, unknown>>) =>
+  typeof block.signature === "string" && block.signature !== "";
+
+export const R = definePattern({
+  code: "R",
+  kind: "unsigned-thinking-block",
+  shape:
+    "a thinking block cut off before its signature (signature empty or missing, as a stopped stream leaves it), or " +
+    "a redacted_thinking block without its data: Anthropic rejects it. A Gemini reply's thought parts need no " +
+    "signature and stay, but where the history goes to Claude (`provider` anthropic, or a Claude `model`) every " +
+    "thinking block without a signature goes, whoever made it",
+  repair: "rewrite a copy without the block, dropped whole (reported); every signed block stays as stored, in place",
+  applies: ["anywhere"],
+  reply: {
+    order: 3,
+    readsBlock: (block) => (block.type === "thinking" && !signed(block)) || block.type === "redacted_thinking",
+    finds: (m, at) => hasUnsignedThinking(m, at.toClaude),
+    fix: (m, at) => withContent(m, (block) => !isUnsignedThinking(m, block, at.toClaude)),
+  },
+});

@@ -1,0 +1,19 @@
+import { hasForeignThinking, isThinkingBlock } from "../../messages/anthropic-blocks.js";
+import { definePattern } from "../pattern.js";
+import { withContent } from "../reply-copies.js";
+
+export const S = definePattern({
+  code: "S",
+  kind: "foreign-thinking-block",
+  shape:
+    "thinking or redacted_thinking blocks of a reply another model made (a fallback, a model switch): Anthropic " +
+    "checks each signature against the model it calls",
+  repair: "rewrite a copy without them, dropped whole (reported), for the model the history goes to",
+  applies: ["model"],
+  reply: {
+    order: 4,
+    readsBlock: isThinkingBlock,
+    finds: (m, at) => hasForeignThinking(m, at.model!),
+    fix: (m) => withContent(m, (block) => !isThinkingBlock(block)),
+  },
+});

@@ -1,0 +1,31 @@
+import { hasUnfinishedHostedItem, isUnfinishedHostedItem, replayedOutput } from "../../messages/responses-items.js";
+import { definePattern } from "../pattern.js";
+import { holdsOutput, withoutOutputItems } from "../reply-copies.js";
+import { replyWith } from "../rewrite.js";
+
+type Loose = Record<string, unknown>;
+
+export const U = definePattern({
+  code: "U",
+  kind: "unfinished-hosted-tool-item",
+  shape:
+    "a Responses hosted-tool item (web search, file search, code interpreter, image generation, MCP, shell, tool " +
+    "search) stored before it finished (status in_progress, searching, interpreting, generating, calling or " +
+    "incomplete)",
+  repair: "rewrite a copy of the stored output without it, dropped whole (reported)",
+  applies: ["anywhere"],
+  reply: {
+    order: 5,
+    readsReply: (reply) =>
+      holdsOutput(reply) || (reply.additional_kwargs as Loose | undefined)?.tool_outputs !== undefined,
+    finds: hasUnfinishedHostedItem,
+    fix: (m) => {
+      const kwargs = (m as Loose).additional_kwargs as Loose | undefined;
+      const outputs = kwargs?.tool_outputs;
+      const copy = replayedOutput(m) ? withoutOutputItems(m, (output, i) => isUnfinishedHostedItem(output[i])) : m;
+      if (!Array.isArray(outputs) || !outputs.some(isUnfinishedHostedItem)) return copy;
+      const kept = outputs.filter((item) => !isUnfinishedHostedItem(item));
+      return replyWith(copy, { additional_kwargs: { ...(copy as Loose).additional_kwargs!, tool_outputs: kept } });
+    },
+  },
+});

@@ -1,0 +1,29 @@
+import { hasUnkeptReasoning, isUnkeptOutputReasoning, replayedOutput } from "../../messages/responses-items.js";
+import { definePattern } from "../pattern.js";
+import { holdsOutput, withoutOutputItems } from "../reply-copies.js";
+import { replyWith } from "../rewrite.js";
+
+type Loose = Record<string, unknown>;
+
+export const V = definePattern({
+  code: "V",
+  kind: "unkept-reasoning-item",
+  shape:
+    "a Responses reasoning item the API cannot find: kept only by its id (no encrypted_content) from a response " +
+    "that never completed (a partial reply saved on stop), or that store: false never kept",
+  repair: "rewrite a copy without it, dropped whole (reported)",
+  applies: ["anywhere"],
+  reply: {
+    order: 6,
+    readsReply: (reply) =>
+      holdsOutput(reply) || (reply.additional_kwargs as Loose | undefined)?.reasoning !== undefined,
+    finds: (m, at) => hasUnkeptReasoning(m, at.store),
+    fix: (m, at) => {
+      if (replayedOutput(m)) {
+        return withoutOutputItems(m, (output, i) => isUnkeptOutputReasoning(m, output[i], at.store));
+      }
+      const { reasoning: _unkept, ...kwargs } = (m as Loose).additional_kwargs as Loose;
+      return replyWith(m, { additional_kwargs: kwargs });
+    },
+  },
+});

@@ -1,0 +1,11 @@
+import { hasEmptyContent } from "../../messages/message-view.js";
+import { definePattern } from "../pattern.js";
+
+export const W = definePattern({
+  code: "W",
+  kind: "empty-tool-result",
+  shape: "a ToolMessage with no text (a tool that returned nothing): Bedrock rejects its blank toolResult",
+  repair: "rewrite a copy with a marker text",
+  applies: ["provider"],
+  message: { role: "tool", finds: hasEmptyContent, text: "emptyToolResult" },
+});

@@ -1,0 +1,23 @@
+import { isPausedTurn } from "../../messages/anthropic-blocks.js";
+import { definePattern } from "../pattern.js";
+import { continueMessage } from "../synthetic.js";
+
+export const Z = definePattern({
+  code: "Z",
+  kind: "request-ends-on-reply",
+  shape:
+    "a model request that ends on a reply (the middleware's requests; a read is followed by new input): the models " +
+    "without assistant prefill (Claude 4.6 and newer), Gemini and Mistral reject it, and so does every provider where " +
+    "the repair made that end. A turn the API paused (pause_turn) is sent back to be continued and stays",
+  repair: "append a marker HumanMessage",
+  applies: ["leftovers", "provider"],
+  // Gemini: "multiturn requests ends with a user role or a function response"; Mistral: "Expected last role User or
+  // Tool (or Assistant with prefix True)"; Claude 4.6+: no prefill.
+  boundary: {
+    after: "ai",
+    before: "request-end",
+    exempt: isPausedTurn,
+    insert: (place, texts) => continueMessage(place.next, texts.continueAfterReply),
+    stands: "human",
+  },
+});

@@ -1,0 +1,83 @@
+/**
+ * The engine's options, validated once where they come in (`repairMessages`, the checkpointer's and the
+ * middleware's constructors) and resolved into what every read then takes as it is.
+ */
+import { resolveMarkers, type MarkerOption, type MarkerTexts } from "./markers.js";
+import { goesToClaude, PROVIDER_RULE_NAMES, type ProviderRules } from "./provider-rules.js";
+import { ruleSetFor, type RuleSet } from "./rule-set.js";
+import { BRIDGE_ROLES, type BridgeRole } from "./synthetic.js";
+import { assertModelName, assertOneOf, assertStore } from "./validate.js";
+
+/** The options of a repair that hold for every history it reads (see `RepairOptions`). */
+export interface RepairRules {
+  /**
+   * Whose own rules to repair besides what every provider rejects and what a broken run left (role order, empty
+   * turns, a SystemMessage mid-history, …): a provider's name, or `"strictest"` for all of them at once (an app that
+   * switches models). Each provider's rules are listed in docs/providers.md.
+   * @default undefined (only what every provider rejects, and what a broken run left)
+   */
+  provider?: ProviderRules;
+  /**
+   * The model the history goes to (`"claude-sonnet-4-5"`; a date snapshot, `-latest` or a Bedrock id names one
+   * model): thinking blocks another model signed (a fallback, a model switch) are dropped for it (pattern S), as
+   * Anthropic rejects them; a Claude model before 4.6 takes a prefill (pattern Z is lifted for it under Anthropic's
+   * and Bedrock's rules).
+   * @default undefined (no thinking block is taken for another model's)
+   */
+  model?: string;
+  /**
+   * `false` when the OpenAI Responses API keeps nothing of the app's responses (`store: false`, ChatOpenAI's
+   * `zdrEnabled`): a stored reply's reasoning item kept only by its id is dropped (pattern V), as the API cannot
+   * find it.
+   * @default undefined (as each reply records it; a streamed one does)
+   */
+  store?: boolean;
+  /**
+   * Texts of the messages the repair inserts: `"en"`, `"ko"`, or custom texts (missing keys fall back to `"en"`;
+   * an unknown key is an error).
+   * @default "en"
+   */
+  markers?: MarkerOption;
+  /**
+   * Role of the marker between two HumanMessages (pattern A). `"system"` (the originating design) is rejected
+   * mid-history by Anthropic and Gemini.
+   * @default "ai"
+   */
+  bridgeRole?: BridgeRole;
+}
+
+/** {@link RepairRules} resolved: what the engine reads on every history. @internal */
+export interface RepairSettings {
+  /** The `provider` option, as given. */
+  provider: ProviderRules | undefined;
+  rules: RuleSet;
+  model: string | undefined;
+  /** Whether the history goes to a Claude model, which rejects every thinking block without a signature (R). */
+  toClaude: boolean;
+  store: boolean | undefined;
+  markers: Readonly<MarkerTexts>;
+  bridgeRole: BridgeRole;
+}
+
+/** Validates `options` (a `TypeError` names the bad one) and resolves them. @internal */
+export function resolveRepairSettings(options: RepairRules): RepairSettings {
+  const { provider, model, store, bridgeRole = "ai" } = options;
+  if (provider !== undefined) assertOneOf("provider", provider, PROVIDER_RULE_NAMES);
+  assertModelName(model);
+  assertStore(store);
+  assertOneOf("bridgeRole", bridgeRole, BRIDGE_ROLES);
+  const markers = resolveMarkers(options.markers);
+  const toClaude = goesToClaude(provider, model);
+  return { provider, rules: ruleSetFor(provider, model), model, toClaude, store, markers, bridgeRole };
+}
+
+/** `settings` for another provider and model (the middleware's, per request), with the rest as resolved. @internal */
+export function withRules(
+  settings: RepairSettings,
+  provider: ProviderRules | undefined,
+  model: string | undefined,
+  store: boolean | undefined,
+): RepairSettings {
+  const toClaude = goesToClaude(provider, model);
+  return { ...settings, provider, rules: ruleSetFor(provider, model), model, toClaude, store };
+}
