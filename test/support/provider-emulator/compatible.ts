@@ -14,7 +14,8 @@
  * - Cerebras (`/cerebras/v1/chat/completions`): no role-order rule reported; its 400s are on unknown message
  *   properties ("'messages.2.assistant.reasoning_content' is unsupported", code wrong_api_format).
  * - OpenRouter (`/openrouter/api/v1/chat/completions`), for a model whose provider takes any order (Llama): what
- *   OpenAI takes. A model of Anthropic, Google, Mistral or DeepSeek there follows its maker's rules (MODEL_FAMILIES).
+ *   OpenAI takes. A model of Anthropic, Google, Mistral or DeepSeek there follows its maker's rules (OpenRouter's
+ *   model families in PROVIDER_RULES).
  */
 import {
   chatCompletion,
