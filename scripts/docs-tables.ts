@@ -46,7 +46,7 @@ export const TABLES: readonly DocsTable[] = [
       table(
         ["`provider`", "repaired too"],
         [
-          ["not set", "none"],
+          ["not set", "none: what every provider rejects, and what a broken run left"],
           ...providers.map(([name, entry]) => [`\`"${name}"\``, list(entry.patterns)]),
           ['`"strictest"`', "every provider's, for an app that switches models"],
         ],

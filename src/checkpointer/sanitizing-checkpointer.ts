@@ -62,12 +62,13 @@ export interface SanitizingCheckpointerOptions extends SharedRepairOptions<Repai
   /** Channels to repair. @default every channel whose value is a list of messages */
   channels?: readonly string[];
   /**
-   * The graph's `compile({ interruptBefore })`. A thread paused before one of these nodes reads as stored, so
-   * approving with `invoke(null)` runs the tools on the tail they need. (`sanitizeGraph` reads it off the graph.)
+   * The graph's `compile({ interruptBefore })`, and its subgraphs'. A thread paused before one of these nodes, in
+   * the graph or in a subgraph it runs, reads as stored, so approving with `invoke(null)` runs the tools on the
+   * tail they need. (`sanitizeGraph` reads the graph's own off the graph.)
    * @default none
    */
   interruptBefore?: BreakpointNodes;
-  /** The graph's `compile({ interruptAfter })`, read the same way as `interruptBefore`. @default none */
+  /** The graph's and its subgraphs' `compile({ interruptAfter })`, read as `interruptBefore`. @default none */
   interruptAfter?: BreakpointNodes;
 }
 
@@ -218,7 +219,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     const runInFlight = threadId !== undefined && this.activity?.isRunning(String(threadId)) === true;
     const tuple = await this.inner.getTuple(config);
     if (tuple === undefined) return undefined;
-    const tail = await tailModeForGetTuple(policy, config, tuple, this.knowledge(tuple, runInFlight));
+    const tail = await tailModeForGetTuple(policy, config, tuple, this.knowledge(runInFlight));
     const earlier = tail === "repair" ? await this.inputAncestors(tuple) : undefined;
     return this.decisions.record(
       this.sanitize(tuple, tail, "getTuple", earlier),
@@ -271,13 +272,13 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     return this.deltaReads.read(options);
   }
 
-  /** What a `getTuple` of `tuple` knows beyond it: the graph's breakpoints, the runs in flight, its parent. */
-  private knowledge(tuple: CheckpointTuple, runInFlight: boolean): ReadKnowledge {
+  /** What a `getTuple` knows beyond its tuple: the graph's breakpoints, the runs in flight, the wrapped saver. */
+  private knowledge(runInFlight: boolean): ReadKnowledge {
     return {
       breakpoints: this.breakpoints,
       activity: this.activity,
       runInFlight,
-      parent: async () => (tuple.parentConfig ? this.inner.getTuple(tuple.parentConfig) : undefined),
+      read: (configurable) => this.inner.getTuple({ configurable }),
     };
   }
 

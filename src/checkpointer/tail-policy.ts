@@ -2,7 +2,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import type { SanitizerPolicy } from "../options.js";
 import type { TailMode } from "../repair/repair-messages.js";
-import { pausedAtBreakpoint, type Breakpoints } from "./breakpoints.js";
+import { pausedAtBreakpoint, type Breakpoints, type ReadCheckpoint } from "./breakpoints.js";
 import { nextStepOfInput, runContextOf, type NextStep, type ThreadActivity } from "./run-context.js";
 import { hasPendingInterrupt, hasPendingTasks, storedInput } from "./thread-state.js";
 
@@ -19,8 +19,8 @@ export interface ReadKnowledge {
   activity: ThreadActivity | undefined;
   /** Whether a run was in flight on the thread, in this process, when the read started. */
   runInFlight: boolean;
-  /** Reads the tuple's parent checkpoint (only for `interruptAfter`). */
-  parent(): Promise<CheckpointTuple | undefined>;
+  /** Reads a checkpoint of the wrapped saver (a parent for `interruptAfter`, a subgraph's paused at a breakpoint). */
+  read: ReadCheckpoint;
 }
 
 /**
@@ -80,7 +80,7 @@ export async function tailModeForGetTuple(
 async function stoppedToContinue(
   config: RunnableConfig,
   tuple: CheckpointTuple,
-  { breakpoints, activity, runInFlight, parent }: ReadKnowledge,
+  { breakpoints, activity, runInFlight, read }: ReadKnowledge,
 ): Promise<boolean> {
   if (config.configurable?.checkpoint_id !== undefined) return true;
   const source = tuple.metadata?.source;
@@ -93,7 +93,7 @@ async function stoppedToContinue(
   ) {
     return true;
   }
-  return pausedAtBreakpoint(tuple, breakpoints, parent);
+  return pausedAtBreakpoint(tuple, breakpoints, read);
 }
 
 /**

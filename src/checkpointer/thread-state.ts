@@ -40,6 +40,17 @@ function triggeredNode(channel: string, value: unknown): string | undefined {
   return sources.every((source) => value.includes(source)) ? channel.slice(end + 1) : undefined;
 }
 
+/** The pending tasks of the checkpoint that a trigger channel starts: each node, with the channel that starts it. */
+export function pendingTriggers(checkpoint: Checkpoint): { node: string; channel: string }[] {
+  const values = (checkpoint.channel_values ?? {}) as Record<string, unknown>;
+  const triggers: { node: string; channel: string }[] = [];
+  for (const channel in values) {
+    const node = triggeredNode(channel, values[channel]);
+    if (node !== undefined) triggers.push({ node, channel });
+  }
+  return triggers;
+}
+
 /**
  * The nodes the pending tasks of the checkpoint run: each node a trigger channel starts (see
  * {@link triggeredNode}), then each `Send` packet's node. A run that reached END leaves none; a cancelled or
@@ -48,11 +59,7 @@ function triggeredNode(channel: string, value: unknown): string | undefined {
  */
 export function pendingNodes(checkpoint: Checkpoint): string[] {
   const values = (checkpoint.channel_values ?? {}) as Record<string, unknown>;
-  const nodes = new Set<string>();
-  for (const channel in values) {
-    const node = triggeredNode(channel, values[channel]);
-    if (node !== undefined) nodes.add(node);
-  }
+  const nodes = new Set<string>(pendingTriggers(checkpoint).map(({ node }) => node));
   for (const send of pendingSends(values)) {
     const node = (send as { node?: unknown } | null)?.node;
     if (typeof node === "string") nodes.add(node);

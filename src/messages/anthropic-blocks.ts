@@ -25,21 +25,22 @@ const nonEmpty = (value: unknown): boolean => typeof value === "string" && value
 /**
  * Whether `block` of `message` is a thinking block cut off before its signature, or a redacted_thinking block
  * without its data (pattern R). A signature is empty where a stream stopped before its `signature_delta` (ChatAnthropic
- * keeps the empty one the block started with); a thinking block with none at all is cut off only in an Anthropic
- * reply, as other models' thought parts (Gemini's) need no signature.
+ * keeps the empty one the block started with); a thinking block with none at all is cut off in an Anthropic reply,
+ * and rejected wherever the history goes to Claude (`toClaude`), whoever made it; other models' thought parts
+ * (Gemini's) need no signature elsewhere.
  */
-export function isUnsignedThinking(message: unknown, block: unknown): boolean {
+export function isUnsignedThinking(message: unknown, block: unknown, toClaude: boolean): boolean {
   if (!isBlock(block)) return false;
   if (block.type === "redacted_thinking") return !nonEmpty(block.data);
   if (block.type !== "thinking" || nonEmpty(block.signature)) return false;
-  return block.signature === "" || madeBy(message, "anthropic");
+  return block.signature === "" || toClaude || madeBy(message, "anthropic");
 }
 
 /** Whether the reply holds a thinking block cut off before its signature (pattern R). */
-export function hasUnsignedThinking(message: unknown): boolean {
+export function hasUnsignedThinking(message: unknown, toClaude: boolean): boolean {
   const content = contentOf(message);
   if (content === undefined) return false;
-  for (let i = 0; i < content.length; i++) if (isUnsignedThinking(message, content[i])) return true;
+  for (let i = 0; i < content.length; i++) if (isUnsignedThinking(message, content[i], toClaude)) return true;
   return false;
 }
 

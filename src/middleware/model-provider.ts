@@ -1,34 +1,74 @@
 /** Which provider and model a LangChain chat model calls, as far as their rules go. */
 import type { ProviderName } from "../repair/provider-rules.js";
 
-/** The provider of each LangChain chat model, by its `_llmType()`. */
+/**
+ * The provider of each LangChain chat model, by its `_llmType()`, or by `<type>:<platform>` where one type serves
+ * several (`ChatVertexAI` and `ChatGoogle` are `"google"`, on Vertex AI `"gcp"`, on the Gemini API `"gai"`).
+ */
 const BY_LLM_TYPE: Readonly<Record<string, ProviderName>> = {
   anthropic: "anthropic",
   chat_bedrock_converse: "bedrock",
   googlegenerativeai: "gemini",
-  vertexai: "gemini",
+  "google:gcp": "vertex",
+  "google:gai": "gemini",
+  vertexai: "vertex",
   mistral_ai: "mistral",
   openai: "openai",
   azure_openai: "openai",
+  groq: "groq",
+  ollama: "ollama",
+  cohere: "cohere",
+  deepseek: "deepseek",
+  xai: "xai",
+  cerebras: "cerebras",
 };
 
-/** The provider of each `modelProvider` key of `initChatModel` (a model given by name: `"anthropic:claude-…"`). */
+/**
+ * The provider of each `modelProvider` key of `initChatModel` (a model given by name: `"anthropic:claude-…"`).
+ * Fireworks and Together serve OpenAI's Chat Completions, and take what OpenAI takes.
+ */
 const BY_MODEL_PROVIDER: Readonly<Record<string, ProviderName>> = {
   anthropic: "anthropic",
   bedrock: "bedrock",
   aws: "bedrock",
   google: "gemini",
   "google-genai": "gemini",
-  "google-vertexai": "gemini",
-  "google-vertexai-web": "gemini",
+  "google-vertexai": "vertex",
+  "google-vertexai-web": "vertex",
   mistral: "mistral",
   mistralai: "mistral",
   openai: "openai",
   azure_openai: "openai",
+  groq: "groq",
+  ollama: "ollama",
+  cohere: "cohere",
+  deepseek: "deepseek",
+  xai: "xai",
+  cerebras: "cerebras",
+  fireworks: "openai",
+  together: "openai",
 };
+
+/** The provider of an OpenAI-compatible server `ChatOpenAI` is pointed at, by the host of its base URL. */
+const BY_BASE_URL_HOST: Readonly<Record<string, ProviderName>> = {
+  "api.groq.com": "groq",
+  "api.deepseek.com": "deepseek",
+  "api.x.ai": "xai",
+  "api.cerebras.ai": "cerebras",
+  "openrouter.ai": "openrouter",
+};
+/** Ollama's OpenAI-compatible endpoint, on its default port wherever it runs. */
+const OLLAMA_PORT = "11434";
 
 const lookup = (table: Readonly<Record<string, ProviderName>>, key: unknown) =>
   typeof key === "string" && Object.hasOwn(table, key) ? table[key] : undefined;
+
+/** The provider of the server at `baseURL` (a ChatOpenAI's `configuration.baseURL`), when it is a known one. */
+function providerOfBaseUrl(baseURL: unknown): ProviderName | undefined {
+  if (typeof baseURL !== "string" || !URL.canParse(baseURL)) return undefined;
+  const { hostname, port } = new URL(baseURL);
+  return lookup(BY_BASE_URL_HOST, hostname) ?? (port === OLLAMA_PORT ? "ollama" : undefined);
+}
 
 interface ModelLike {
   _llmType?: () => unknown;
@@ -37,6 +77,10 @@ interface ModelLike {
   modelName?: unknown;
   /** ChatOpenAI's zero data retention: its responses are made with `store: false`. */
   zdrEnabled?: unknown;
+  /** ChatOpenAI's client options: the server it calls (`configuration.baseURL`). */
+  clientConfig?: { baseURL?: unknown };
+  /** The Google clients' platform: `"gcp"` (Vertex AI) or `"gai"` (the Gemini API). */
+  platform?: unknown;
   /** A model bound with tools or options (`RunnableBinding`). */
   bound?: unknown;
   /** A model with fallbacks (`RunnableWithFallbacks`): the one called first. */
@@ -47,8 +91,9 @@ interface ModelLike {
 }
 
 /**
- * The provider `model` calls: a chat model of a known provider, such a model bound with tools or given fallbacks,
- * or one `initChatModel` builds (`createAgent({ model: "anthropic:claude-…" })`); undefined when unknown.
+ * The provider `model` calls: a chat model of a known provider (a `ChatOpenAI` by the server it is pointed at), such
+ * a model bound with tools or given fallbacks, or one `initChatModel` builds (`createAgent({ model: "groq:…" })`);
+ * undefined when unknown.
  * @internal
  */
 export function providerOfModel(model: unknown, depth = 0): ProviderName | undefined {
@@ -60,8 +105,10 @@ export function providerOfModel(model: unknown, depth = 0): ProviderName | undef
     const provider = providerOfModel(built, depth + 1);
     if (provider !== undefined) return provider;
   }
-  const known = typeof chat._llmType === "function" ? lookup(BY_LLM_TYPE, chat._llmType()) : undefined;
-  return known ?? providerOfModel(chat.bound ?? chat.runnable, depth + 1);
+  const type = typeof chat._llmType === "function" ? chat._llmType() : undefined;
+  const known = lookup(BY_LLM_TYPE, `${String(type)}:${String(chat.platform)}`) ?? lookup(BY_LLM_TYPE, type);
+  const server = known === "openai" ? providerOfBaseUrl(chat.clientConfig?.baseURL) : undefined;
+  return server ?? known ?? providerOfModel(chat.bound ?? chat.runnable, depth + 1);
 }
 
 /**

@@ -11,7 +11,7 @@ export const REPAIR_RUN_NAME = "SanitizeMessagesMiddleware";
 
 /** What the run records of one repaired request: codes, actions and positions, never a message's content. */
 export interface RequestRepairSummary {
-  provider: string;
+  provider: string | undefined;
   model: string | undefined;
   repairs: readonly Repair[];
 }
@@ -29,7 +29,7 @@ export async function traceRequestRepair(config: RunnableConfig | undefined, sum
     ...(toolCallId !== undefined ? { toolCallId } : {}),
   }));
   await RunnableLambda.from(() => ({ repairs })).invoke(
-    { provider: summary.provider, model: summary.model ?? null, codes },
+    { provider: summary.provider ?? null, model: summary.model ?? null, codes },
     {
       callbacks: config.callbacks,
       runName: REPAIR_RUN_NAME,

@@ -17,8 +17,11 @@ export interface ModelRequestRepairEvent {
   threadId: string | undefined;
   /** Always `"request"`: the history ends in the input the model is about to answer. */
   tail: "request";
-  /** Whose rules the request was repaired under: the option, else the provider of the model called. */
-  provider: ProviderRules;
+  /**
+   * Whose rules the request was repaired under: the option, else the provider of the model called; undefined for a
+   * model it cannot place (the checkpointer's default: what every provider rejects, and what a broken run left).
+   */
+  provider: ProviderRules | undefined;
   /** The model the request went to (another model's thinking blocks were dropped), when known. */
   model: string | undefined;
   /** Every change made to the request's messages, with removed messages whole. */
@@ -32,12 +35,13 @@ export interface ModelRequestRepairEvent {
 export interface SanitizeMessagesMiddlewareOptions extends SharedRepairOptions<ModelRequestRepairEvent> {
   /**
    * Whose own rules each request is repaired under (role order, empty turns, …). Unset, the rules of the provider the
-   * request goes to,
-   * known by its LangChain chat model (`ChatAnthropic`, `ChatBedrockConverse`, `ChatGoogleGenerativeAI`,
-   * `ChatVertexAI`, `ChatMistralAI`, `ChatOpenAI`, `AzureChatOpenAI`, and these given by name to `createAgent`);
-   * a model it cannot place gets `"strictest"`, which every provider accepts. Name the provider for such a model
-   * if it takes any order (an OpenAI-compatible one: `"openai"`).
-   * @default the provider of the model called, else "strictest"
+   * request goes to, known by its LangChain chat model (`ChatAnthropic`, `ChatBedrockConverse`,
+   * `ChatGoogleGenerativeAI`, `ChatVertexAI`, `ChatMistralAI`, `ChatOpenAI` and the server it is pointed at,
+   * `AzureChatOpenAI`, `ChatGroq`, `ChatOllama`, `ChatCohere`, `ChatDeepSeek`, `ChatXAI`, `ChatCerebras`, and these
+   * given by name to `createAgent`). A model it cannot place is repaired as the checkpointer repairs by default (what every
+   * provider rejects, and what a broken run left), so a clean conversation reaches it exactly as without the
+   * middleware; name its provider for more (`"strictest"`: every provider's rules).
+   * @default the provider of the model called, else none
    */
   provider?: ProviderRules;
   /**
@@ -74,13 +78,13 @@ export function sanitizeMessagesMiddleware(options: SanitizeMessagesMiddlewareOp
       const configurable = request.runtime.configurable ?? nodeConfig?.configurable;
       if (policyFor({ configurable }, "auto") === "off") return handler(request);
       if (telemetry?.loading) await telemetry.loading;
-      const provider = repair.provider ?? providerOfModel(request.model) ?? "strictest";
+      const provider = repair.provider ?? providerOfModel(request.model);
       const model = repair.model ?? modelNameOf(request.model);
       const store = repair.store ?? storeOfModel(request.model);
       const settings = withRules(repair, provider, model, store);
       const started = telemetry?.begin();
       const { messages, repairs } = repairWith(request.messages, settings, "request");
-      telemetry?.record("wrapModelCall", "request", provider, repairs, started);
+      telemetry?.record("wrapModelCall", "request", provider ?? "none", repairs, started);
       if (repairs.length === 0) return handler(request);
       const threadId = configurable?.thread_id;
       onRepair?.({ operation: "wrapModelCall", threadId, tail: "request", provider, model, repairs });

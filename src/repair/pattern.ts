@@ -74,6 +74,8 @@ export interface ReplyPlace {
   index: number;
   /** The model the history goes to, when known (its `baseModel`). */
   model: string | undefined;
+  /** Whether the history goes to a Claude model, which rejects every thinking block without a signature. */
+  toClaude: boolean;
   /** Whether the Responses API keeps the responses the history replays; `false`: it keeps none. */
   store: boolean | undefined;
   /** Whether the history ends open (a model request): the last reply's pending server tool uses stay. */

@@ -32,6 +32,40 @@ const CLAUDE_TAKES_PREFILL: ModelFamily = {
   source: "Anthropic's migration guide: prefilling assistant messages is not supported on Claude 4.6 and newer",
 };
 
+/** Gemini models before Gemini 3, which check no thought signature ("Function call is missing a thought_signature"). */
+const GEMINI_BEFORE_3: ModelFamily = {
+  name: "Gemini before 3",
+  models: /(^|\/)gemini-(1|2)[.-]/,
+  lifts: ["T"],
+  source: "Gemini's thought signatures guide: signatures are Gemini 3's; earlier models send and check none",
+};
+
+/** Claude on Vertex AI: Anthropic's Messages API behind Vertex's endpoint, so Anthropic's rules, not Gemini's. */
+const CLAUDE_ON_VERTEX: ModelFamily = {
+  name: "Claude on Vertex",
+  models: /^claude/,
+  lifts: ["A", "T"],
+  source: "Vertex AI's Claude models are served by Anthropic's Messages API (`…/publishers/anthropic/models/…`)",
+};
+
+/**
+ * OpenRouter hands each request to the model's provider, whose errors it returns: each maker's models keep that
+ * maker's rules of the row's union (Gemini's order without T: its signatures travel in OpenRouter's own
+ * `reasoning_details`), and any other model (Llama, Qwen, …) takes any order.
+ */
+const OPENROUTER_MAKERS: readonly ModelFamily[] = [
+  { name: "`anthropic/…`", models: /^anthropic\//, lifts: ["A", "C"], source: "Anthropic's rules" },
+  { name: "`google/…`", models: /^google\//, lifts: ["C"], source: "Gemini's order" },
+  { name: "`mistralai/…`", models: /^mistralai\//, lifts: ["A", "J", "K", "X"], source: "Mistral's rules" },
+  { name: "`deepseek/…`", models: /^deepseek\//, lifts: ["C", "J", "X", "Y"], source: "DeepSeek's rules" },
+  {
+    name: "any other maker's model",
+    models: /^(?!(anthropic|google|mistralai|deepseek)\/)/,
+    lifts: ["A", "C", "J", "K", "X", "Y", "Z"],
+    source: "what OpenAI takes",
+  },
+];
+
 /** One provider's rules. */
 export interface ProviderEntry {
   /** The provider patterns it needs. */
@@ -60,6 +94,7 @@ export const PROVIDER_RULES = Object.freeze({
   },
   gemini: {
     patterns: ["A", "J", "K", "T", "X", "Y", "Z"],
+    families: [GEMINI_BEFORE_3],
     source:
       '"First content should be with role \'user\'", "multiturn requests alternate between user and model" (function ' +
       'responses are turns of their own), "contents.parts must not be empty", "System message should be the first ' +
@@ -72,13 +107,61 @@ export const PROVIDER_RULES = Object.freeze({
     source:
       'Converse: "A conversation must start with a user message", "must alternate between user and assistant roles" ' +
       "(tool results are a user turn), blank text rejected (a tool result's too), an empty user turn refused by the " +
-      "client, no prefill on Claude 4.6 and newer; every SystemMessage is moved to `system`, wherever it is",
+      "client, no prefill on Claude 4.6 and newer; every SystemMessage is moved to `system`, wherever it is. These " +
+      "are the Converse API's checks, made for every model (Command R+ on Converse: \"A conversation must start with a " +
+      'user message", langchain-aws#238); Nova, Llama and Mistral models keep Z, strict where reports disagree (Nova ' +
+      "takes a prefill, Mistral's API refuses one), and only Claude's thinking rule (R) is Claude's",
   },
   mistral: {
     patterns: ["C", "Y", "Z"],
     source:
       "\"Unexpected role 'user' after role 'tool'\", \"Unexpected role 'system' after role 'assistant'\", \"Expected last " +
       'role User or Tool (or Assistant with prefix True)"',
+  },
+  groq: {
+    patterns: [],
+    source:
+      "Chat Completions as OpenAI takes them: any role order (NVIDIA/GenerativeAIExamples#113 cites Groq's playground " +
+      "for it). Its 400s name fields (\"'messages.1' : for 'role:assistant' the following must be satisfied[…]\"): an " +
+      "empty reply (H) and unknown message properties, which ChatGroq does not send",
+  },
+  ollama: {
+    patterns: [],
+    source: "`/api/chat` renders any order through the model's template; it validates no role order",
+  },
+  cohere: {
+    patterns: ["C", "X", "Z"],
+    source:
+      'Chat v1, which ChatCohere calls (the last message as `message`, the rest as `chat_history`): "cannot specify ' +
+      'message if the last entry in chat history contains tool results" (a user turn right after tool results, ' +
+      'langchain-oracle#9), "message must be at least 1 token long or tool results must be specified" (an empty user ' +
+      "turn, Risuai#504), and a request ending on the assistant, which reports disagree on (v2 takes it, with no " +
+      "prefill: SillyTavern#3692), so strict. Consecutive turns of one role and a system message anywhere are taken",
+  },
+  deepseek: {
+    patterns: ["A", "K", "Z"],
+    source:
+      '"deepseek-reasoner does not support successive user or assistant messages (messages[1] and messages[2] in your ' +
+      'input)" (DeepSeek-R1#21), "The last message of deepseek-reasoner must be a user message, or an assistant ' +
+      "message with prefix mode on\" (litellm#8090): the reasoner's and thinking mode's, strict for every DeepSeek model",
+  },
+  xai: { patterns: [], source: "Chat Completions as OpenAI takes them; no role-order error is reported for Grok" },
+  cerebras: {
+    patterns: [],
+    source:
+      "Chat Completions as OpenAI takes them; its 400s are on unknown message properties (\"'messages.2.assistant." +
+      "reasoning_content' is unsupported\", code wrong_api_format), which ChatCerebras does not send",
+  },
+  openrouter: {
+    patterns: ["A", "C", "J", "K", "X", "Y", "Z"],
+    families: OPENROUTER_MAKERS,
+    source:
+      "an OpenAI-compatible router: each model's own provider judges the request; without a model, every maker's rules",
+  },
+  vertex: {
+    patterns: ["A", "J", "K", "T", "X", "Y", "Z"],
+    families: [GEMINI_BEFORE_3, CLAUDE_ON_VERTEX, CLAUDE_TAKES_PREFILL],
+    source: "Gemini on Vertex AI: the Gemini API's contents rules; Claude on Vertex: Anthropic's",
   },
 } as const satisfies Record<string, ProviderEntry>);
 
@@ -118,4 +201,21 @@ export function providerPatterns(provider: ProviderRules | undefined, model: str
     for (const code of entry.patterns) if (!lifted.has(code)) codes.add(code);
   }
   return codes;
+}
+
+/** The providers whose every model is Claude; through any other, a Claude model is known by its name. */
+const SERVES_ONLY_CLAUDE: ReadonlySet<ProviderRules> = new Set(["anthropic"]);
+/** A Claude model's `baseModel` name, bare or as OpenRouter names it. */
+const CLAUDE = /^(anthropic\/)?claude/;
+
+/**
+ * Whether the history goes to a Claude model: Anthropic rejects every thinking block without a signature, whoever
+ * made it (a Gemini thought carried over on a model switch, a block an app built), so pattern R drops it.
+ * @internal
+ */
+export function goesToClaude(provider: ProviderRules | undefined, model: string | undefined): boolean {
+  return (
+    (provider !== undefined && SERVES_ONLY_CLAUDE.has(provider)) ||
+    (model !== undefined && CLAUDE.test(baseModel(model)))
+  );
 }

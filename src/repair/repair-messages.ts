@@ -106,7 +106,8 @@ function readOf(messages: readonly unknown[], settings: RepairSettings, tail: Ta
       : tail === "finished"
         ? "finished"
         : "open";
-  return { tailStart, closing: { rules: settings.rules, model: settings.model, store: settings.store, end } };
+  const { rules, model, toClaude, store } = settings;
+  return { tailStart, closing: { rules, model, toClaude, store, end } };
 }
 
 /** The clean check: whether the rebuild would change nothing. One walk over a healthy history. */

@@ -3,7 +3,7 @@
  * middleware's constructors) and resolved into what every read then takes as it is.
  */
 import { resolveMarkers, type MarkerOption, type MarkerTexts } from "./markers.js";
-import { PROVIDER_RULE_NAMES, type ProviderRules } from "./provider-rules.js";
+import { goesToClaude, PROVIDER_RULE_NAMES, type ProviderRules } from "./provider-rules.js";
 import { ruleSetFor, type RuleSet } from "./rule-set.js";
 import { BRIDGE_ROLES, type BridgeRole } from "./synthetic.js";
 import { assertModelName, assertOneOf, assertStore } from "./validate.js";
@@ -52,6 +52,8 @@ export interface RepairSettings {
   provider: ProviderRules | undefined;
   rules: RuleSet;
   model: string | undefined;
+  /** Whether the history goes to a Claude model, which rejects every thinking block without a signature (R). */
+  toClaude: boolean;
   store: boolean | undefined;
   markers: Readonly<MarkerTexts>;
   bridgeRole: BridgeRole;
@@ -65,7 +67,8 @@ export function resolveRepairSettings(options: RepairRules): RepairSettings {
   assertStore(store);
   assertOneOf("bridgeRole", bridgeRole, BRIDGE_ROLES);
   const markers = resolveMarkers(options.markers);
-  return { provider, rules: ruleSetFor(provider, model), model, store, markers, bridgeRole };
+  const toClaude = goesToClaude(provider, model);
+  return { provider, rules: ruleSetFor(provider, model), model, toClaude, store, markers, bridgeRole };
 }
 
 /** `settings` for another provider and model (the middleware's, per request), with the rest as resolved. @internal */
@@ -75,5 +78,6 @@ export function withRules(
   model: string | undefined,
   store: boolean | undefined,
 ): RepairSettings {
-  return { ...settings, provider, rules: ruleSetFor(provider, model), model, store };
+  const toClaude = goesToClaude(provider, model);
+  return { ...settings, provider, rules: ruleSetFor(provider, model), model, toClaude, store };
 }

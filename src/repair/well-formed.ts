@@ -20,6 +20,8 @@ export interface Closing {
   rules: RuleSet;
   /** The model the history goes to, when known. */
   model: string | undefined;
+  /** Whether the history goes to a Claude model (pattern R on a thinking block without a signature). */
+  toClaude: boolean;
   /** Whether the Responses API keeps the responses the history replays; unknown when undefined. */
   store: boolean | undefined;
   end: EndKind;
@@ -32,7 +34,7 @@ export interface Closing {
 export function replyPlace(
   messages: readonly unknown[],
   tailStart: number,
-  { model, store, end }: Closing,
+  { model, toClaude, store, end }: Closing,
 ): ReplyPlace {
   let currentTurn = messages.length;
   if (end === "open" || tailStart < messages.length) {
@@ -48,6 +50,7 @@ export function replyPlace(
     messages,
     index: 0,
     model: model === undefined ? undefined : baseModel(model),
+    toClaude,
     store,
     openEnd: end === "open",
     currentTurn,

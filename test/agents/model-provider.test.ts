@@ -1,12 +1,14 @@
 // The middleware applies the rules of the provider each request goes to: which provider a chat model calls, for
 // the real LangChain clients, bound with tools, given fallbacks, or given to createAgent by name (initChatModel).
 import { FakeListChatModel } from "@langchain/core/utils/testing";
+import { ChatVertexAI } from "@langchain/google-vertexai";
+import { ChatOpenAI } from "@langchain/openai";
 import { initChatModel } from "langchain";
 import { describe, expect, it } from "vitest";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
 import { providerOfModel } from "../../src/middleware/model-provider.js";
-import { chatModel, CLIENTS } from "../support/provider-emulator/index.js";
+import { chatModel, CLIENTS, MORE_CLIENTS } from "../support/provider-emulator/index.js";
 
 // No request is sent: the models are only built. The URL is a closed local port.
 const URL = "http://127.0.0.1:9";
@@ -17,10 +19,18 @@ const EXPECTED = {
   gemini: "gemini",
   bedrock: "bedrock",
   mistral: "mistral",
+  groq: "groq",
+  ollama: "ollama",
+  cohere: "cohere",
+  deepseek: "deepseek",
+  xai: "xai",
+  cerebras: "cerebras",
+  // ChatOpenAI pointed at a server of no known host takes what OpenAI takes.
+  openrouter: "openai",
 } as const;
 
 describe("the provider a chat model calls", () => {
-  it.each(CLIENTS)("%s: the client, bound with tools, and with a fallback", (client) => {
+  it.each([...CLIENTS, ...MORE_CLIENTS])("%s: the client, bound with tools, and with a fallback", (client) => {
     const model = chatModel(client, URL);
     expect(providerOfModel(model)).toBe(EXPECTED[client]);
     const tool = { type: "function", function: { name: "search", parameters: { type: "object", properties: {} } } };
@@ -40,12 +50,46 @@ describe("the provider a chat model calls", () => {
     expect(providerOfModel(await initChatModel(name, settings))).toBe(provider);
   });
 
-  it("a model of a provider it does not know: none (the middleware then applies every provider's rules)", () => {
+  it.each([
+    ["api.groq.com/openai/v1", "groq"],
+    ["api.deepseek.com", "deepseek"],
+    ["api.x.ai/v1", "xai"],
+    ["api.cerebras.ai/v1", "cerebras"],
+    ["openrouter.ai/api/v1", "openrouter"],
+    ["api.together.xyz/v1", "openai"],
+  ])("ChatOpenAI pointed at https://%s", (host, provider) => {
+    const model = new ChatOpenAI({ model: "m", apiKey: "k", configuration: { baseURL: `https://${host}` } });
+    expect(providerOfModel(model.bindTools([]))).toBe(provider);
+  });
+
+  it("ChatOpenAI pointed at Ollama's OpenAI-compatible endpoint, on its port", () => {
+    const model = new ChatOpenAI({ model: "m", apiKey: "k", configuration: { baseURL: "http://gpu-box:11434/v1" } });
+    expect(providerOfModel(model)).toBe("ollama");
+  });
+
+  it("ChatVertexAI, for Gemini and for Claude on Vertex AI", () => {
+    expect(providerOfModel(new ChatVertexAI({ model: "gemini-2.5-flash", apiKey: "k" }))).toBe("vertex");
+    expect(providerOfModel(new ChatVertexAI({ model: "claude-sonnet-4-5@20250929", apiKey: "k" }))).toBe("vertex");
+  });
+
+  it.each([
+    ["groq:llama-3.3-70b-versatile", "groq"],
+    ["ollama:llama3.2", "ollama"],
+    ["cohere:command-a-03-2025", "cohere"],
+    ["deepseek:deepseek-chat", "deepseek"],
+    ["xai:grok-4", "xai"],
+    ["cerebras:llama-3.3-70b", "cerebras"],
+    ["google-vertexai:gemini-2.5-flash", "vertex"],
+  ])("a model given by name, %s", async (name, provider) => {
+    expect(providerOfModel(await initChatModel(name, { apiKey: "test" }))).toBe(provider);
+  });
+
+  it("a model of a provider it does not know: none (the middleware then repairs as the checkpointer does by default)", () => {
     expect(providerOfModel(new FakeListChatModel({ responses: ["x"] }))).toBeUndefined();
     expect(providerOfModel(undefined)).toBeUndefined();
   });
 
-  it("the middleware applies the rules of the provider it calls, and every provider's to a model it cannot place", async () => {
+  it("the middleware applies the rules of the provider it calls, and none to a model it cannot place", async () => {
     type Wrap = (request: unknown, handler: (request: { messages: BaseMessage[] }) => unknown) => Promise<unknown>;
     const wrap = sanitizeMessagesMiddleware().wrapModelCall as unknown as Wrap;
     const sent = async (model: unknown) => {
@@ -57,10 +101,6 @@ describe("the provider a chat model calls", () => {
     };
     expect((await sent(chatModel("openai", URL))).map((m) => m.type)).toEqual(["human", "human"]);
     expect((await sent(chatModel("bedrock", URL))).map((m) => m.type)).toEqual(["human", "ai", "human"]);
-    expect((await sent(new FakeListChatModel({ responses: ["x"] }))).map((m) => m.type)).toEqual([
-      "human",
-      "ai",
-      "human",
-    ]);
+    expect((await sent(new FakeListChatModel({ responses: ["x"] }))).map((m) => m.type)).toEqual(["human", "human"]);
   });
 });

@@ -52,6 +52,7 @@ describe("sanitizeGraph: a read that started while a run worked", () => {
     // The read found the run working: the snapshot as stored (with whatever tool results it held), no repair.
     expect(messages.slice(0, 2).map((m) => m.type)).toEqual(["human", "ai"]);
     expect(messages.some(isSyntheticMessage)).toBe(false);
-    expect(messages.at(-1)!.type).not.toBe("ai");
+    // Whether a parallel call's result was stored by then depends on how fast the saver read: both are as stored.
+    expect(messages.slice(2).every((m) => m.type === "tool")).toBe(true);
   });
 });

@@ -48,15 +48,15 @@ const ENTRIES = {
     ],
   },
   "langgraph-checkpoint-sanitizer/redis": {
-    values: ["IORedisSaver"],
-    types: ["IORedisConnection", "IORedisSaverOptions"],
+    values: ["IORedisSaver", "RedisUnavailableError", "resilientClusterOptions", "resilientRedisOptions"],
+    types: ["IORedisConnection", "IORedisSaverOptions", "ResilienceOptions"],
   },
   "langgraph-checkpoint-sanitizer/middleware": {
     values: ["sanitizeMessagesMiddleware"],
     types: ["ModelRequestRepairEvent", "SanitizeMessagesMiddlewareOptions"],
   },
   "langgraph-checkpoint-sanitizer/postgres": {
-    values: ["FastPostgresSaver"],
+    values: ["FastPostgresSaver", "PostgresUnavailableError"],
     types: ["FastPostgresSaverOptions"],
   },
 } as const;

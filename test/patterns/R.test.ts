@@ -87,4 +87,38 @@ describe("pattern R: an unsigned thinking block", () => {
     const clean = [human("h1"), new AIMessage({ id: "a1", content: [signed, redacted, text] as never })];
     expect(repairMessages(clean).messages).toBe(clean);
   });
+
+  it.each([
+    ["provider: anthropic", { provider: "anthropic" }],
+    ["a Claude model", { model: "claude-sonnet-4-5" }],
+    ["Bedrock with a Claude model", { provider: "bedrock", model: "us.anthropic.claude-sonnet-4-5-v1:0" }],
+  ] as const)(
+    "drops a thinking block with no signature, whoever made it, where the history goes to Claude: %s",
+    (_, options) => {
+      // A Gemini thought carried over on a model switch, and a block an app built.
+      for (const metadata of [{ model_provider: "google-genai" }, {}]) {
+        const thoughts = new AIMessage({
+          id: "a1",
+          content: [{ type: "thinking", thinking: "Let me think." }, text] as never,
+          response_metadata: metadata,
+        });
+        const history = [human("h1"), thoughts, human("h2")];
+        expect(providerError("anthropic", history)).toMatch(/thinking.signature: Field required/);
+        const { messages, repairs } = repairMessages(history, { ...options, tail: "request" });
+        expect((messages[1] as AIMessage).content).toEqual([text]);
+        expect(repairs.map((r) => [r.code, r.action])).toEqual([["R", "rewritten"]]);
+      }
+    },
+  );
+
+  it("keeps them for a model that is not Claude, under Bedrock too", () => {
+    const thoughts = new AIMessage({ id: "a1", content: [{ type: "thinking", thinking: "Hmm" }, text] as never });
+    const history = [human("h1"), thoughts];
+    for (const options of [
+      { provider: "gemini" },
+      { provider: "bedrock" },
+      { provider: "bedrock", model: "amazon.nova-pro-v1:0" },
+    ] as const)
+      expect(repairMessages(history, options).messages).toBe(history);
+  });
 });

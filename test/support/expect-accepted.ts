@@ -8,10 +8,19 @@ export function expectAcceptedByAllProviders(messages: readonly unknown[]): void
   expect(rejectingProviders(messages as BaseMessage[])).toEqual({});
 }
 
-/** The wire profiles whose rules the `provider` option stands for. */
+/** The profiles a `provider` stands for where its name is not one. */
+const STANDS_FOR: Partial<Record<ProviderRules, readonly WireProfile[]>> = {
+  strictest: WIRE_PROFILES,
+  openai: ["openai", "openai-responses"],
+  vertex: ["gemini"],
+};
+
+/**
+ * The wire profiles whose rules the `provider` option stands for. The strict fake models know the first providers;
+ * the others are judged by the provider emulator through their real clients (test/wire/).
+ */
 export function profilesOf(provider: ProviderRules): readonly WireProfile[] {
-  if (provider === "strictest") return WIRE_PROFILES;
-  return provider === "openai" ? ["openai", "openai-responses"] : [provider];
+  return STANDS_FOR[provider] ?? WIRE_PROFILES.filter((profile) => profile === provider);
 }
 
 /** Asserts the providers `provider` stands for accept `messages`. */

@@ -12,14 +12,15 @@ export const R = definePattern({
   shape:
     "a thinking block cut off before its signature (signature empty or missing, as a stopped stream leaves it), or " +
     "a redacted_thinking block without its data: Anthropic rejects it. A Gemini reply's thought parts need no " +
-    "signature and stay",
+    "signature and stay, but where the history goes to Claude (`provider` anthropic, or a Claude `model`) every " +
+    "thinking block without a signature goes, whoever made it",
   repair: "rewrite a copy without the block, dropped whole (reported); every signed block stays as stored, in place",
   applies: ["anywhere"],
   reply: {
     order: 3,
     blockTypes: ["thinking", "redacted_thinking"],
     readsBlock: (block) => block.type === "redacted_thinking" || !signed(block),
-    finds: hasUnsignedThinking,
-    fix: (m) => withContent(m, (block) => !isUnsignedThinking(m, block)),
+    finds: (m, at) => hasUnsignedThinking(m, at.toClaude),
+    fix: (m, at) => withContent(m, (block) => !isUnsignedThinking(m, block, at.toClaude)),
   },
 });

@@ -58,12 +58,16 @@ export function chatCompletion(
   };
 }
 
-/** `chat.completion.chunk` SSE frames, ending in `[DONE]`. */
+/**
+ * `chat.completion.chunk` SSE frames, ending in `[DONE]`; the usage comes in a last chunk with no choices, as
+ * OpenAI's `stream_options.include_usage` sends it, unless `usageChunk` is false (Cerebras puts it on the finish).
+ */
 export function chatCompletionChunks(
   reply: ScriptedReply,
   model: string,
   callId: (n: number) => string,
   nextId: () => number,
+  usageChunk = true,
 ): StreamedReply {
   const id = `chatcmpl-${nextId()}`;
   const chunk = (delta: Record<string, unknown>, finish_reason: string | null = null) =>
@@ -74,14 +78,18 @@ export function chatCompletionChunks(
     ...splitText(reply.text ?? "").map((word) => chunk({ content: word })),
     ...calls.map((call, index) => chunk({ tool_calls: [{ index, ...call }] })),
     chunk({}, calls.length > 0 ? "tool_calls" : "stop"),
-    sse({
-      id,
-      object: "chat.completion.chunk",
-      created: 1,
-      model,
-      choices: [],
-      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-    }),
+    ...(usageChunk
+      ? [
+          sse({
+            id,
+            object: "chat.completion.chunk",
+            created: 1,
+            model,
+            choices: [],
+            usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+          }),
+        ]
+      : []),
     "data: [DONE]\n\n",
   ];
   return { contentType: "text/event-stream", frames, cuts: { text: 2 } };

@@ -1,0 +1,115 @@
+// The cancellation matrix through the clients of the providers added after the first six (Groq, Ollama, Cohere,
+// DeepSeek, xAI, Cerebras, ChatOpenAI on OpenRouter): a turn cancelled while the model streams, while a tool runs, or after
+// one of two parallel tools, then a new message. Raw, it is rejected where that provider rejects; through the
+// SanitizingCheckpointer, and through sanitizeMessagesMiddleware() on createAgent, it is accepted.
+import { MemorySaver } from "@langchain/langgraph";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SanitizingCheckpointer } from "../../src/index.js";
+import { MORE_CLIENTS, chatModel, startEmulator, type ProviderEmulator } from "../support/provider-emulator/index.js";
+import { FIRST_QUESTION } from "../support/scenarios.js";
+import {
+  AGENT_KINDS,
+  FINAL_ANSWER,
+  NEXT_QUESTION,
+  agentScript,
+  answerNext,
+  cancelFirstTurn,
+  runTurn,
+  storeFinishedRun,
+} from "./agents.js";
+import { calls, human, result } from "../support/messages.js";
+
+type MoreClient = (typeof MORE_CLIENTS)[number];
+type Stop = "during-llm" | "during-tools" | "after-one-of-two-parallel-tools" | "not cancelled";
+const STOPS: readonly Stop[] = ["during-llm", "during-tools", "after-one-of-two-parallel-tools", "not cancelled"];
+
+/** The OpenAI-compatible APIs: OpenAI's rules on calls and results. Ollama checks nothing of a history. */
+const COMPATIBLE: MoreClient[] = ["groq", "deepseek", "xai", "cerebras", "openrouter"];
+/** Who wants every call answered: the OpenAI-compatible APIs and Cohere. */
+const ANSWER_EVERY_CALL: MoreClient[] = [...COMPATIBLE, "cohere"];
+
+/** Who rejects the next turn on the raw saver. */
+const RAW_REJECTED_BY: Record<Stop, MoreClient[]> = {
+  // The run stored the question alone: two user turns in a row, which DeepSeek refuses.
+  "during-llm": ["deepseek"],
+  "during-tools": ANSWER_EVERY_CALL,
+  "after-one-of-two-parallel-tools": ANSWER_EVERY_CALL,
+  "not cancelled": [],
+};
+
+let emulator: ProviderEmulator;
+beforeAll(async () => (emulator = await startEmulator()));
+afterAll(() => emulator.close());
+
+/**
+ * ChatCohere streams a reply's calls as `tool_call_chunks` whose `args` are objects, not JSON text, so a streamed
+ * reply is stored without its calls (upstream): its tools run only when the reply comes whole.
+ */
+const CALLS_ONLY_UNSTREAMED: readonly MoreClient[] = ["cohere"];
+
+/** The first turn on `saver`, cancelled at `stop` (or run to the end). */
+async function firstTurn(kind: (typeof AGENT_KINDS)[number], client: MoreClient, saver: MemorySaver, stop: Stop) {
+  const thread = `${kind}-${client}-${stop}`;
+  const model = chatModel(client, emulator.url);
+  if (stop !== "during-llm" && CALLS_ONLY_UNSTREAMED.includes(client)) model.disableStreaming = true;
+  emulator.script = agentScript(stop === "during-llm");
+  if (stop === "not cancelled") await runTurn(kind, model, saver, thread, FIRST_QUESTION);
+  else expect(await cancelFirstTurn(kind, model, saver, thread, stop)).toBeInstanceOf(Error);
+  emulator.script = agentScript();
+  return { model, thread };
+}
+
+// DeepSeek's thinking mode wants each reply with calls sent back with its `reasoning_content`. ChatDeepSeek keeps it
+// in `additional_kwargs` but sends none (upstream): a tool-call turn is rejected however the history is repaired, and
+// the repair leaves that field as stored.
+it("DeepSeek in thinking mode: ChatDeepSeek sends no reasoning_content back, raw and sanitized alike (upstream)", async () => {
+  const model = chatModel("deepseek", emulator.url, "deepseek-reasoner");
+  emulator.script = agentScript();
+  const turn = runTurn("createAgent", model, new SanitizingCheckpointer(new MemorySaver()), "thinking", FIRST_QUESTION);
+  await expect(turn).rejects.toThrow("Missing `reasoning_content` field in the assistant message at message index 1");
+});
+
+// A run that ended on its tool's result (a tool that returns directly), then the next question: ChatCohere sends the
+// result last in the chat history and the question as the message, which Cohere's v1 chat refuses.
+it("Cohere: a user turn right after tool results, rejected raw, answered under its rules and through the middleware", async () => {
+  const next = async (way: Parameters<typeof answerNext>[5]) => {
+    const saver = new MemorySaver();
+    await storeFinishedRun(saver, "t", [human("h1"), calls("a1", "c1"), result("t1", "c1")]);
+    return answerNext(emulator, "cohere", chatModel("cohere", emulator.url), saver, "t", way);
+  };
+  emulator.script = agentScript();
+  expect(await next("raw")).toBe("rejected");
+  expect(emulator.last("cohere").rejected).toContain("cannot specify message if the last entry in chat history");
+  expect(await next({ sanitizeGraph: {} })).toBe("rejected");
+  expect(await next({ sanitizeGraph: { provider: "cohere" } })).toBe("answered");
+  expect(await next("middleware")).toBe("answered");
+});
+
+describe.each(AGENT_KINDS)("%s", (kind) => {
+  describe.each(STOPS)("first turn %s, then a new message", (stop) => {
+    it.each(MORE_CLIENTS)(
+      "%s: raw as the provider judges it; accepted through the checkpointer and through the middleware",
+      async (client) => {
+        const saver = new MemorySaver();
+        const { model, thread } = await firstTurn(kind, client, saver, stop);
+        const raw = runTurn(kind, model, saver, thread, NEXT_QUESTION);
+        if (RAW_REJECTED_BY[stop].includes(client)) {
+          await expect(raw).rejects.toThrow();
+          expect(emulator.last(client).status).toBe(400);
+        } else {
+          expect((await raw).at(-1)?.text).toBe(FINAL_ANSWER);
+        }
+
+        const stored = new MemorySaver();
+        const first = await firstTurn(kind, client, stored, stop);
+        const sanitized = await runTurn(kind, model, new SanitizingCheckpointer(stored), first.thread, NEXT_QUESTION);
+        expect(sanitized.at(-1)?.text).toBe(FINAL_ANSWER);
+        expect(emulator.last(client).status).toBe(200);
+
+        const onRaw = new MemorySaver();
+        const again = await firstTurn(kind, client, onRaw, stop);
+        expect(await answerNext(emulator, client, model, onRaw, again.thread, "middleware")).toBe("answered");
+      },
+    );
+  });
+});
