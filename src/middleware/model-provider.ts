@@ -49,6 +49,9 @@ const BY_MODEL_PROVIDER: Readonly<Record<string, ProviderName>> = {
   together: "openai",
 };
 
+/** The clients an app points at another provider's OpenAI-compatible server by its base URL (`ChatOpenAI`). */
+const POINTED_BY_BASE_URL: ReadonlySet<ProviderName | undefined> = new Set(["openai"]);
+
 /** The provider of an OpenAI-compatible server `ChatOpenAI` is pointed at, by the host of its base URL. */
 const BY_BASE_URL_HOST: Readonly<Record<string, ProviderName>> = {
   "api.groq.com": "groq",
@@ -107,7 +110,7 @@ export function providerOfModel(model: unknown, depth = 0): ProviderName | undef
   }
   const type = typeof chat._llmType === "function" ? chat._llmType() : undefined;
   const known = lookup(BY_LLM_TYPE, `${String(type)}:${String(chat.platform)}`) ?? lookup(BY_LLM_TYPE, type);
-  const server = known === "openai" ? providerOfBaseUrl(chat.clientConfig?.baseURL) : undefined;
+  const server = POINTED_BY_BASE_URL.has(known) ? providerOfBaseUrl(chat.clientConfig?.baseURL) : undefined;
   return server ?? known ?? providerOfModel(chat.bound ?? chat.runnable, depth + 1);
 }
 

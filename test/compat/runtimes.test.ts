@@ -17,7 +17,7 @@
  * The app keeps its folder between runs (see apps.ts).
  */
 import { build, type Metafile } from "esbuild";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -269,10 +269,11 @@ describe(`the main entry on other runtimes (LangGraph.js ${LANGGRAPH["@langchain
 
       const require = createRequire(join(dir, "package.json"));
       const { Miniflare } = (await import(pathToFileURL(require.resolve("miniflare")).href)) as MiniflareModule;
+      // The bundle as the one module wrangler uploads: workerd resolves its dynamic imports when they run (an
+      // optional peer not installed then fails, and is caught), where miniflare's module rules would refuse them.
       const miniflare = new Miniflare({
-        modules: true,
+        modules: [{ type: "ESModule", path: outfile, contents: readFileSync(outfile, "utf8") }],
         modulesRoot: dir,
-        scriptPath: outfile,
         compatibilityDate: COMPATIBILITY_DATE,
         compatibilityFlags: ["nodejs_compat"],
         // The placeholder `request.cf`: by default miniflare downloads one from Cloudflare (outside vitest).
