@@ -132,12 +132,12 @@ class Rebuild {
    * Before `before` (the next message's turn, or the end): the turn a boundary rule wants first, if any. `next` is the
    * message next to the boundary and its position, where the rule anchors what it inserts.
    */
-  boundary(before: BoundaryRule["before"], next: [unknown, number] | undefined, leftovers: boolean): void {
+  boundary(before: BoundaryRule["before"], leftovers: boolean, next?: unknown, nextIndex = -1): void {
     const table = leftovers || this.touched ? this.ctx.rules.leftovers : this.ctx.rules.boundaries;
     const unit = boundaryBreak(table[before], this.prev, this.out[this.out.length - 1]);
     if (unit === undefined) return;
     const { userTurn, lastReply } = this;
-    const place = { userTurn, lastReply, next: next === undefined ? "" : anchorOf(...next) };
+    const place = { userTurn, lastReply, next: nextIndex < 0 ? "" : anchorOf(next, nextIndex) };
     const message = unit.boundary.insert(place, this.ctx.markers, this.ctx.bridgeRole);
     this.insert(unit, message);
     this.out.push(message);
@@ -149,13 +149,20 @@ class Rebuild {
   turn({ turn, answers }: { turn: Turn; answers: readonly ToolResult[] }): void {
     this.reply(turn.ai, turn.index);
     const { ctx } = this;
-    const codes = [...(callsOutsideToolCalls(turn) ? [G] : []), ...(turn.renamed !== undefined ? [I] : [])];
+    const outside = callsOutsideToolCalls(turn);
+    const renamed = turn.renamed !== undefined;
     const cleaned = ctx.cleaned.get(turn.index);
-    const stored = ctx.messages[turn.index];
+    // Most turns go out as stored: no list of the patterns that changed one is made for them.
     const copy =
-      codes.length === 0 ? turn.ai : rewriteCalls(turn.ai, turn.calls, turn.renamed ?? turn.calls.map((c) => c.id));
-    const by = [...(cleaned !== undefined ? unitsOf(cleaned.codes) : []), ...codes];
-    if (by.length > 0) this.rewritten(by, stored, turn.index, copy);
+      outside || renamed ? rewriteCalls(turn.ai, turn.calls, turn.renamed ?? turn.calls.map((c) => c.id)) : turn.ai;
+    if (outside || renamed || cleaned !== undefined) {
+      const by = [
+        ...(cleaned !== undefined ? unitsOf(cleaned.codes) : []),
+        ...(outside ? [G] : []),
+        ...(renamed ? [I] : []),
+      ];
+      this.rewritten(by, ctx.messages[turn.index], turn.index, copy);
+    }
     this.out.push(copy);
     let previous = turn.index;
     let storedRunEnd: number | undefined;
@@ -188,9 +195,13 @@ class Rebuild {
   private insertedResult({ message, pattern, original }: InsertedResult): void {
     this.touched = true;
     const fired = messageRulesOf(this.ctx.rules, "tool", message, this.prev);
-    const sent = fired.length > 0 ? messageCopy(message, fired, this.ctx.markers) : message;
-    const stored = fired.length > 0 ? (original ?? message) : original;
-    for (const unit of [pattern, ...fired]) this.insert(unit, sent, stored);
+    if (fired.length === 0) {
+      this.insert(pattern, message, original);
+      this.out.push(message);
+      return;
+    }
+    const sent = messageCopy(message, fired, this.ctx.markers);
+    for (const unit of [pattern, ...fired]) this.insert(unit, sent, original ?? message);
     this.out.push(sent);
   }
 
@@ -212,9 +223,10 @@ class Rebuild {
     const message = this.ctx.messages[index];
     const role = roleOf(message);
     const fired = messageRulesOf(this.ctx.rules, role, message, this.prev);
-    const sentAs = fired.find((unit) => unit.message.sendAs !== undefined)?.message.sendAs ?? role;
+    const sentAs =
+      fired.length === 0 ? role : (fired.find((unit) => unit.message.sendAs !== undefined)?.message.sendAs ?? role);
     if (sentAs === "human") {
-      this.boundary("human", undefined, false);
+      this.boundary("human", false);
       this.touched = false;
       this.prev = TURN.human;
       this.userTurn = anchorOf(message, index);
@@ -241,7 +253,7 @@ class Rebuild {
 
   /** Before a reply: the turn providers want before it, when none came. */
   private reply(message: unknown, index: number): void {
-    this.boundary("ai", [message, index], false);
+    this.boundary("ai", false, message, index);
     this.touched = false;
     this.lastReply = anchorOf(message, index);
   }
@@ -252,14 +264,14 @@ class Rebuild {
     if (this.nextRemoved < this.removed.length) this.touched = true;
     if (tailStart < messages.length) {
       const first = roleOf(messages[tailStart]);
-      if (first === "human") this.boundary("human", undefined, false);
-      else if (first === "ai") this.boundary("ai", [messages[tailStart], tailStart], false);
+      if (first === "human") this.boundary("human", false);
+      else if (first === "ai") this.boundary("ai", false, messages[tailStart], tailStart);
       for (let i = tailStart; i < messages.length; i++) this.out.push(messages[i]);
     } else if (end !== "open") {
-      this.boundary("human", undefined, end === "leftovers");
+      this.boundary("human", end === "leftovers");
     } else {
       const last = this.out.length - 1;
-      this.boundary("request-end", [this.out[last], last], false);
+      this.boundary("request-end", false, this.out[last], last);
     }
     return this.out;
   }
