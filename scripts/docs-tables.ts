@@ -12,6 +12,12 @@ const file = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.u
 const codes = Object.keys(PATTERNS) as PatternId[];
 const providers = Object.entries(PROVIDER_RULES as Readonly<Record<string, ProviderEntry>>);
 const list = (patterns: readonly string[]) => (patterns.length === 0 ? "none" : patterns.join(", "));
+/** The provider names of each set of rules, in the table's order. */
+const byRules = new Map<string, string[]>();
+for (const [name, entry] of providers) {
+  const rules = list(entry.patterns);
+  byRules.set(rules, [...(byRules.get(rules) ?? []), name]);
+}
 const table = (head: string[], rows: string[][]) =>
   [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join(
     "\n",
@@ -47,7 +53,8 @@ export const TABLES: readonly DocsTable[] = [
         ["`provider`", "repaired too"],
         [
           ["not set", "none: what every provider rejects, and what a broken run left"],
-          ...providers.map(([name, entry]) => [`\`"${name}"\``, list(entry.patterns)]),
+          // Providers with the same rules share a row, so the README's table stays short.
+          ...[...byRules].map(([rules, names]) => [names.map((name) => `\`"${name}"\``).join(", "), rules]),
           ['`"strictest"`', "every provider's, for an app that switches models"],
         ],
       ),
