@@ -30,7 +30,7 @@ export const TURN = Object.freeze({ none: 0, human: 1, ai: 2, tools: 3 } as cons
   TurnState,
   TurnCode
 >);
-export const TURN_STATES: readonly TurnState[] = ["none", "human", "ai", "tools"];
+const TURN_STATES: readonly TurnState[] = ["none", "human", "ai", "tools"];
 
 /** The boundary rule that applies after each turn (by {@link TurnCode}), for what comes next. */
 export type BoundaryRow = readonly (BoundaryUnit | undefined)[];

@@ -66,9 +66,12 @@ export function resolveRepairSettings(options: RepairRules): RepairSettings {
   assertModelName(model);
   assertStore(store);
   assertOneOf("bridgeRole", bridgeRole, BRIDGE_ROLES);
-  const markers = resolveMarkers(options.markers);
-  const toClaude = goesToClaude(provider, model);
-  return { provider, rules: ruleSetFor(provider, model), model, toClaude, store, markers, bridgeRole };
+  return { ...rulesFor(provider, model, store), markers: resolveMarkers(options.markers), bridgeRole };
+}
+
+/** What the settings hold of whose rules apply: they follow from the provider and the model. */
+function rulesFor(provider: ProviderRules | undefined, model: string | undefined, store: boolean | undefined) {
+  return { provider, rules: ruleSetFor(provider, model), model, toClaude: goesToClaude(provider, model), store };
 }
 
 /** `settings` for another provider and model (the middleware's, per request), with the rest as resolved. @internal */
@@ -78,6 +81,5 @@ export function withRules(
   model: string | undefined,
   store: boolean | undefined,
 ): RepairSettings {
-  const toClaude = goesToClaude(provider, model);
-  return { ...settings, provider, rules: ruleSetFor(provider, model), model, toClaude, store };
+  return { ...settings, ...rulesFor(provider, model, store) };
 }

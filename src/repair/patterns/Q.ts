@@ -1,4 +1,4 @@
-import { isServerToolBlock, visitUnpairedServerBlocks } from "../../messages/anthropic-blocks.js";
+import { hasServerToolBlocks, isServerToolBlock, visitUnpairedServerBlocks } from "../../messages/anthropic-blocks.js";
 import { isStreamOnlyBlock } from "../../messages/message-view.js";
 import { definePattern, type ReplyPlace } from "../pattern.js";
 import { contentOf, withContent } from "../reply-copies.js";
@@ -23,7 +23,8 @@ export const Q = definePattern({
     order: 2,
     blockTypes: ["server_tool_use", "*_tool_result"],
     readsBlock: isServerToolBlock,
-    finds: (m, at) => visitUnpaired(m, at, () => true),
+    // Only a reply holding a server block is walked: the walk reads the messages after it.
+    finds: (m, at) => hasServerToolBlocks(m) && visitUnpaired(m, at, () => true),
     fix: (m, at) => {
       const unpaired = new Set<number>();
       visitUnpaired(m, at, (i) => (unpaired.add(i), false));
