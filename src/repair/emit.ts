@@ -1,13 +1,13 @@
 import { rawToolCallIdOf, roleOf, type MessageRole } from "../messages/message-view.js";
 import type { MarkerTexts } from "./markers.js";
 import type { BoundaryRule, PatternUnit } from "./pattern.js";
-import { patternOf, type PatternId, type Repair } from "./patterns.js";
+import type { PatternId, Repair } from "./patterns.js";
 import { E } from "./patterns/E.js";
 import { callsOutsideToolCalls, G } from "./patterns/G.js";
 import { I } from "./patterns/I.js";
 import { UNITS } from "./patterns/index.js";
 import type { CleanedReply } from "./reply-cleaning.js";
-import { messageRefs } from "./report.js";
+import { reportOf } from "./report.js";
 import { asHumanMessage, resultWith, rewriteCalls } from "./rewrite.js";
 import { boundaryBreak, messageRulesOf, TURN, type MessageUnit, type RuleSet, type TurnCode } from "./rule-set.js";
 import { anchorOf, isSyntheticMessage, type BridgeRole } from "./synthetic.js";
@@ -41,8 +41,13 @@ export interface EmitContext {
 
 const unitsOf = (codes: readonly PatternId[]): PatternUnit[] => codes.map((code) => UNITS[code]);
 
-/** A copy of `message` (of `role`) as the message rules `fired` write it, with `fields` for a result. */
-function messageCopy(message: unknown, fired: readonly MessageUnit[], texts: Readonly<MarkerTexts>, fields = {}) {
+/** A copy of `message` as the message rules `fired` write it; a result answers `toolCallId` when given. */
+function messageCopy(
+  message: unknown,
+  fired: readonly MessageUnit[],
+  texts: Readonly<MarkerTexts>,
+  toolCallId?: string,
+) {
   let content: string | undefined;
   let sendAs: MessageRole | undefined;
   for (const { message: rule } of fired) {
@@ -50,7 +55,10 @@ function messageCopy(message: unknown, fired: readonly MessageUnit[], texts: Rea
     sendAs ??= rule.sendAs;
   }
   if (sendAs === undefined && roleOf(message) === "tool") {
-    return resultWith(message, { ...fields, ...(content !== undefined ? { content } : {}) });
+    const fields: { tool_call_id?: string; content?: string } = {};
+    if (toolCallId !== undefined) fields.tool_call_id = toolCallId;
+    if (content !== undefined) fields.content = content;
+    return resultWith(message, fields);
   }
   return asHumanMessage(message, content ?? (message as { content: unknown }).content);
 }
@@ -102,30 +110,11 @@ class Rebuild {
   }
 
   private insert(unit: PatternUnit, message: unknown, original?: unknown): void {
-    const refs = messageRefs(message);
-    this.repairs.push({
-      ...patternOf(unit),
-      action: "inserted",
-      index: this.out.length,
-      message,
-      ...(original !== undefined ? { original } : {}),
-      ...refs,
-    });
+    this.repairs.push(reportOf(unit, "inserted", this.out.length, message, undefined, original));
   }
 
   private rewritten(units: readonly PatternUnit[], original: unknown, from: number, message: unknown): void {
-    const refs = messageRefs(message);
-    for (const unit of units) {
-      this.repairs.push({
-        ...patternOf(unit),
-        action: "rewritten",
-        index: this.out.length,
-        from,
-        message,
-        original,
-        ...refs,
-      });
-    }
+    for (const unit of units) this.repairs.push(reportOf(unit, "rewritten", this.out.length, message, from, original));
   }
 
   /**
@@ -174,15 +163,7 @@ class Rebuild {
       }
       if (this.rank(result.index) !== this.rank(previous) + 1) {
         if (result.index > (storedRunEnd ??= this.runEnd(turn.index))) this.touched = true;
-        const refs = messageRefs(result.message);
-        this.repairs.push({
-          ...patternOf(E),
-          action: "moved",
-          index: this.out.length,
-          from: result.index,
-          message: result.message,
-          ...refs,
-        });
+        this.repairs.push(reportOf(E, "moved", this.out.length, result.message, result.index));
       }
       previous = result.index;
       this.keptResult(result, idOut(turn, slot));
@@ -213,7 +194,7 @@ class Rebuild {
       this.out.push(message);
       return;
     }
-    const copy = messageCopy(message, fired, this.ctx.markers, renamed ? { tool_call_id: id } : {});
+    const copy = messageCopy(message, fired, this.ctx.markers, renamed ? id : undefined);
     this.rewritten([...(renamed ? [I] : []), ...fired], message, index, copy);
     this.out.push(copy);
   }

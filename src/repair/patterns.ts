@@ -2,7 +2,7 @@
  * The broken-history patterns the sanitizer repairs, as users see them: each pattern's description, taken from its
  * unit (`patterns/<code>.ts`), and the report of one repair.
  */
-import type { Pattern, PatternUnit } from "./pattern.js";
+import type { Pattern } from "./pattern.js";
 import { UNITS } from "./patterns/index.js";
 
 export type { Pattern, Scope } from "./pattern.js";
@@ -46,9 +46,4 @@ export interface Repair {
   messageId?: string;
   /** The tool call the message answers, for tool results. */
   toolCallId?: string;
-}
-
-/** The `kind` and `code` a {@link Repair} of `unit` carries. @internal */
-export function patternOf(unit: PatternUnit): { kind: RepairKind; code: PatternId } {
-  return { kind: unit.kind as RepairKind, code: unit.code as PatternId };
 }

@@ -163,7 +163,8 @@ function rebuild(
   const calls = messages.map((m) => (roleOf(m) === "ai" ? toolCallsOf(m) : undefined));
   const renamed = planCallIds(messages, calls, tailStart);
   const cleaned = new Map<number, CleanedReply>();
-  const place = { ...replyPlace(messages, tailStart, closing), renamed };
+  const place = replyPlace(messages, tailStart, closing);
+  place.renamed = renamed;
   const units = segment(messages, tailStart, calls, renamed, place, settings.rules, cleaned, repairs);
   const last = units[units.length - 1];
   const answered = units.map((unit) => {
@@ -174,7 +175,9 @@ function rebuild(
   });
   // So far `repairs` holds the removals only: with none, every result keeps its rank.
   const removedBefore = repairs.length > 0 ? countRemovedBefore(repairs, messages.length) : undefined;
-  const ctx = { ...closing, messages, tailStart, markers: settings.markers, bridgeRole: settings.bridgeRole };
-  const out = emit(answered, { ...ctx, removedBefore, cleaned }, repairs);
+  const { rules, model, toClaude, store, end } = closing;
+  const { markers, bridgeRole } = settings;
+  const ctx = { rules, model, toClaude, store, end, messages, tailStart, markers, bridgeRole, removedBefore, cleaned };
+  const out = emit(answered, ctx, repairs);
   return { messages: out, repairs, usedRecovered };
 }

@@ -1,11 +1,11 @@
 import { rawToolCallIdOf, roleOf, type ToolCallRef } from "../messages/message-view.js";
 import type { PatternUnit, ReplyPlace } from "./pattern.js";
-import { patternOf, type Repair } from "./patterns.js";
+import type { Repair } from "./patterns.js";
 import { D } from "./patterns/D.js";
 import { F, slotFor } from "./patterns/F.js";
 import { UNITS } from "./patterns/index.js";
 import { cleanReply, type CleanedReply } from "./reply-cleaning.js";
-import { messageRefs } from "./report.js";
+import { reportOf } from "./report.js";
 import { removalOf, type RuleSet } from "./rule-set.js";
 import type { KeptResult, Turn } from "./turn.js";
 
@@ -16,7 +16,7 @@ import type { KeptResult, Turn } from "./turn.js";
 export type Unit = { turn: Turn } | number;
 
 function removal(unit: PatternUnit, message: unknown, index: number): Repair {
-  return { ...patternOf(unit), action: "removed", index, message, ...messageRefs(message) };
+  return reportOf(unit, "removed", index, message);
 }
 
 /**
