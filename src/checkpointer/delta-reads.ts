@@ -6,6 +6,7 @@ import type { Repair } from "../repair/patterns.js";
 import { repairWith, type TailMode } from "../repair/repair-messages.js";
 import { findTailStart, lastTurnUnclosed } from "../repair/tail.js";
 import { deltaMessageChannels, withLists, type DeltaMessages } from "./delta-history.js";
+import { repairList } from "./guarded-call.js";
 import type { ReadDecision, ReadDecisions } from "./read-decisions.js";
 import type { ChannelRepairs, TupleRepairSettings } from "./sanitize-tuple.js";
 import { strandedResults } from "./stranded-results.js";
@@ -73,7 +74,7 @@ export class DeltaReads {
       }
       const recovered =
         decision.tail === "repair" ? strandedResults(decision.pendingWrites, channel).messages : undefined;
-      const result = repairWith(list, this.settings.repair, decision.tail, recovered);
+      const result = repairList(list, this.settings.repair, decision.tail, recovered, decision.interrupted === true);
       if (earlier.length === 0 && result.repairs.length === 0) continue;
       lists.set(channel, result.messages);
       repaired.push({ channel, repairs: [...earlier, ...result.repairs] });

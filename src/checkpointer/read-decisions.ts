@@ -1,12 +1,15 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { CheckpointPendingWrite, CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import type { TailMode } from "../repair/repair-messages.js";
+import { hasPendingInterrupt } from "./thread-state.js";
 
 /** What a `getTuple` or `list` read decided for a checkpoint it returned. */
 export interface ReadDecision {
   tail: TailMode | "off";
   /** Whether the read's policy was `"auto"`. */
   auto: boolean;
+  /** Whether a preserved tail is read at a pending `interrupt()`, so it keeps the call the interrupt may guard. */
+  interrupted?: boolean;
   /** The tuple's pending writes, kept for a repaired tail: they may hold stranded results (pattern N). */
   pendingWrites?: readonly CheckpointPendingWrite[];
   /** The checkpoint's `metadata.source` and parent, to find the start of the run that wrote it. */
@@ -51,6 +54,7 @@ export function decisionFor(tuple: CheckpointTuple, tail: TailMode | "off", auto
     source: tuple.metadata?.source,
     parentConfig: tuple.parentConfig,
     ...(tail === "repair" ? { pendingWrites: tuple.pendingWrites } : {}),
+    ...(tail === "preserve" && hasPendingInterrupt(tuple.pendingWrites) ? { interrupted: true } : {}),
   };
 }
 

@@ -1,9 +1,11 @@
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import { deltaSnapshot, isDeltaSnapshot } from "../langgraph-features.js";
 import type { Repair } from "../repair/patterns.js";
-import { repairWith, type TailMode } from "../repair/repair-messages.js";
+import type { TailMode } from "../repair/repair-messages.js";
 import type { RepairSettings } from "../repair/settings.js";
+import { repairList } from "./guarded-call.js";
 import { strandedResults, withoutUsedWrites } from "./stranded-results.js";
+import { hasPendingInterrupt } from "./thread-state.js";
 
 /** The repairs made to one channel of a tuple. */
 export interface ChannelRepairs {
@@ -24,7 +26,8 @@ export interface TupleRepairSettings {
  * channel needs repair; otherwise a new tuple sharing everything unchanged
  * with the input, which is never mutated. When the tail is repaired, finished
  * tool results stranded in `pendingWrites` are moved into the history, and so are those stranded in
- * `earlier` (see {@link strandedEarlier}).
+ * `earlier` (see {@link strandedEarlier}). When it is preserved at a pending `interrupt()`, it keeps the call the
+ * interrupt may guard (see `repairList`).
  */
 export function sanitizeTuple(
   tuple: CheckpointTuple,
@@ -36,6 +39,7 @@ export function sanitizeTuple(
   let repairedValues: Record<string, unknown> | undefined;
   let pendingWrites = tuple.pendingWrites;
   const repaired: ChannelRepairs[] = [];
+  const interrupted = tail === "preserve" && hasPendingInterrupt(pendingWrites);
   for (const channel of settings.channels ?? Object.keys(values)) {
     // A delta channel's periodic snapshot holds the whole list, and the graph reads it as such.
     const stored = values[channel];
@@ -44,7 +48,7 @@ export function sanitizeTuple(
     if (!Array.isArray(value) || value.length === 0) continue;
     const stranded = tail === "repair" ? strandedResults(pendingWrites, channel) : undefined;
     const recoveredResults = stranded && [...stranded.messages, ...strandedEarlier(tuple, earlier, channel)];
-    const result = repairWith(value, settings.repair, tail, recoveredResults);
+    const result = repairList(value, settings.repair, tail, recoveredResults, interrupted);
     if (result.repairs.length === 0) continue;
     repairedValues ??= { ...values };
     repairedValues[channel] = isDeltaSnapshot(stored) ? deltaSnapshot(result.messages) : result.messages;

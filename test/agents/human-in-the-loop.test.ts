@@ -12,6 +12,7 @@ import { comparable, rawAndSanitized } from "../support/compare.js";
 import { rejectingProviders, WIRE_PROFILES } from "../support/provider-rules.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import { FIRST_QUESTION, agentModel } from "../support/scenarios.js";
+import { StrictChatModel } from "../support/strict-chat-model.js";
 
 /** Both calls of the first question (search Paris, lookup Seoul) need approval unless `only` names one tool. */
 const approval = (only?: "search") =>
@@ -34,6 +35,45 @@ async function pausedAgent(
 }
 
 const toolResults = (messages: BaseMessage[]) => messages.filter((m) => m.type === "tool").map((m) => m.content);
+
+/**
+ * A model that asks to search for every user turn and answers the search, and gives its call the same reply id
+ * each time, as LangChain's own FakeToolCallingModel does (its ids are its script's index): its reply to a new
+ * message sent over the pending approval replaces the guarded reply in place, so the new message follows the call
+ * the new `interrupt()` guards.
+ */
+function sameIdModel() {
+  return new StrictChatModel({
+    profile: "bedrock",
+    script: (messages) =>
+      messages.at(-1)!.type === "tool"
+        ? { content: "Paris is 15°C." }
+        : {
+            id: "search-reply",
+            content: "Let me check. ",
+            toolCalls: [{ id: "call_search", name: "search", args: { city: "Paris" } }],
+          },
+  });
+}
+
+/** Approval pending, a new message, then the approval: what the thread showed paused, the end, the searches. */
+async function approveAfterNewMessage(checkpointer: BaseCheckpointSaver) {
+  const config = threadConfig("hitl-same-id");
+  const searched: unknown[] = [];
+  const model = sameIdModel();
+  const agent = buildAgent("createAgent", {
+    model,
+    checkpointer,
+    tools: { search: (args) => (searched.push(args.city), `${String(args.city)}: 15°C`) },
+    // The model takes the new message after the unanswered call through the middleware (the request only).
+    middleware: [approval("search"), sanitizeMessagesMiddleware()],
+  });
+  await agent.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config);
+  await agent.invoke({ messages: [new HumanMessage("Only Paris, please.")] }, config);
+  const paused = (await agent.graph.getState(config)).values.messages;
+  const final = await agent.invoke(new Command({ resume: { decisions: [approve] } }), config);
+  return { paused, final: final.messages, searched, rejections: model.rejections };
+}
 
 for (const factory of saverFactories) {
   describe(`humanInTheLoopMiddleware on ${factory.name}`, () => {
@@ -100,6 +140,16 @@ for (const factory of saverFactories) {
       const reread = (await closed.agent.graph.getState(threadConfig("hitl"))).values.messages;
       expect(reread.filter(isSyntheticMessage).map((m) => m.type)).toEqual(["tool", "tool", "ai"]);
       expect(rejectingProviders(reread)).toEqual({});
+    });
+
+    it("a new message over the pending approval that the model's reply (same id) puts before it: the approval runs the call as raw", async () => {
+      const { raw, sanitized } = await rawAndSanitized(open, approveAfterNewMessage);
+      expect(raw.searched).toEqual(["Paris"]);
+      expect(comparable(sanitized)).toEqual(comparable(raw));
+      expect(sanitized.rejections).toEqual([]);
+      // Paused, the read shows the call the interrupt guards unanswered, the new message after it.
+      expect(sanitized.paused.map((m) => m.type)).toEqual(["human", "ai", "human"]);
+      expect(sanitized.paused.some(isSyntheticMessage)).toBe(false);
     });
   });
 }

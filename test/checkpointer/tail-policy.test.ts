@@ -1,13 +1,13 @@
 // Every row of the tail-policy table (docs/tail-policy.md), on every backend.
-import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
 import { END, MessagesAnnotation, START, StateGraph, interrupt, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
-import { SanitizingCheckpointer, type RepairEvent } from "../../src/index.js";
+import { SanitizingCheckpointer, isSyntheticMessage, type RepairEvent } from "../../src/index.js";
 import { findTailStart } from "../../src/repair/tail.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
-import { reactGraph } from "../support/react-graph.js";
+import { MESSAGES_FIELDS, messagesState, reactGraph } from "../support/react-graph.js";
 import { agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";
-import { shape } from "../support/messages.js";
+import { calls, human, shape } from "../support/messages.js";
 
 const messagesOf = (tuple: { checkpoint: { channel_values: Record<string, unknown> } } | undefined) =>
   tuple!.checkpoint.channel_values.messages as BaseMessage[];
@@ -61,6 +61,49 @@ for (const factory of saverFactories) {
       expect(await sanitizer.getTuple(config)).toEqual(await inner.getTuple(config));
       expect(events).toEqual([]);
     });
+
+    it.each(MESSAGES_FIELDS)(
+      "pending interrupt after user turns that follow the last call (%s): the read keeps that call open",
+      async (field) => {
+        // A reply that takes the id of the guarded one replaces it in place (see test/agents/human-in-the-loop):
+        // the user turns follow the call the interrupt guards. An earlier call left open is still answered.
+        const { inner, sanitizer } = await setup();
+        const build = (checkpointer: BaseCheckpointSaver) =>
+          new StateGraph(messagesState("messages", field) as typeof MessagesAnnotation)
+            .addNode("agent", () => ({ messages: [calls("a0", "c0"), human("h1"), calls("a1", "c1"), human("h2")] }))
+            .addNode("approve", () => (interrupt("approve c1?"), {}))
+            .addEdge(START, "agent")
+            .addEdge("agent", "approve")
+            .addEdge("approve", END)
+            .compile({ checkpointer });
+        const config = { configurable: { thread_id: "guarded" } };
+        await build(inner).invoke({ messages: [human("h0")] }, config);
+        const read = async (override?: "repair") =>
+          (await build(sanitizer).getState({ configurable: { ...config.configurable, sanitizer: override } })).values
+            .messages as BaseMessage[];
+        const paused = await read();
+        expect(paused.map((m) => (isSyntheticMessage(m) ? `${m.type} (synthetic)` : `${m.type}:${m.id}`))).toEqual([
+          "human:h0",
+          "ai:a0",
+          "tool (synthetic)",
+          "ai (synthetic)",
+          "human:h1",
+          "ai:a1",
+          "human:h2",
+        ]);
+        if (field === "MessagesValue") {
+          const listed = [];
+          for await (const t of sanitizer.list(config, { limit: 1 })) listed.push(shape(messagesOf(t)));
+          expect(listed).toEqual([shape(paused)]);
+        }
+        // Told to repair, the read answers the call as a new turn would.
+        const repaired = await read("repair");
+        expect(repaired.filter((m) => m.type === "tool").map((m) => (m as ToolMessage).tool_call_id)).toEqual([
+          "c0",
+          "c1",
+        ]);
+      },
+    );
 
     it("getTuple, pending tasks and no interrupt (cancelled run): repairs the tail", async () => {
       const { sanitizer, events } = await setup();

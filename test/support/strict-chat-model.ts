@@ -16,6 +16,8 @@ import { providerError, type ProviderProfile } from "./provider-rules.js";
 /** What the model answers: text, and optionally tool calls. */
 export interface ScriptedReply {
   content: string;
+  /** The reply's message id; by default the reducer gives it a new one. */
+  id?: string;
   toolCalls?: Array<{ name: string; args?: Record<string, unknown>; id?: string }>;
 }
 
@@ -97,21 +99,22 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
   private reply(
     messages: BaseMessage[],
     call: number,
-  ): { tokens: string[]; toolCalls: NonNullable<ScriptedReply["toolCalls"]> } {
+  ): { id: string | undefined; tokens: string[]; toolCalls: NonNullable<ScriptedReply["toolCalls"]> } {
     const scripted = this.opts.script(messages, call);
     const toolCalls = (scripted.toolCalls ?? []).map((tc, i) => ({ ...tc, id: tc.id ?? `call_${call}_${i}` }));
-    return { tokens: scripted.content.split(/(?<= )/).filter((t) => t !== ""), toolCalls };
+    return { id: scripted.id, tokens: scripted.content.split(/(?<= )/).filter((t) => t !== ""), toolCalls };
   }
 
   override async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"]): Promise<ChatResult> {
     const call = this.check(messages);
-    const { tokens, toolCalls } = this.reply(messages, call);
+    const { id, tokens, toolCalls } = this.reply(messages, call);
     for (let i = 0; i < tokens.length; i++) {
       this.opts.onToken?.(i, call, options.signal);
       await sleep(this.opts.tokenDelayMs ?? 1, options.signal);
     }
     this.opts.onReply?.(call);
     const message = new AIMessage({
+      ...(id !== undefined ? { id } : {}),
       content: tokens.join(""),
       tool_calls: toolCalls.map((tc) => ({
         id: tc.id,
@@ -129,11 +132,14 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
     const call = this.check(messages);
-    const { tokens, toolCalls } = this.reply(messages, call);
+    const { id, tokens, toolCalls } = this.reply(messages, call);
     for (let i = 0; i < tokens.length; i++) {
       this.opts.onToken?.(i, call, options.signal);
       await sleep(this.opts.tokenDelayMs ?? 1, options.signal);
-      const chunk = new ChatGenerationChunk({ text: tokens[i]!, message: new AIMessageChunk({ content: tokens[i]! }) });
+      const chunk = new ChatGenerationChunk({
+        text: tokens[i]!,
+        message: new AIMessageChunk({ ...(id !== undefined ? { id } : {}), content: tokens[i]! }),
+      });
       await runManager?.handleLLMNewToken(tokens[i]!, undefined, undefined, undefined, undefined, { chunk });
       yield chunk;
     }
@@ -142,6 +148,7 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
       yield new ChatGenerationChunk({
         text: "",
         message: new AIMessageChunk({
+          ...(id !== undefined ? { id } : {}),
           content: "",
           tool_call_chunks: toolCalls.map((tc, index) => ({
             id: tc.id,
