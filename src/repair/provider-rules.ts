@@ -158,6 +158,14 @@ export const PROVIDER_RULES = Object.freeze({
     source:
       "an OpenAI-compatible router: each model's own provider judges the request; without a model, every maker's rules",
   },
+  perplexity: {
+    patterns: ["A", "C", "J", "K", "Y", "Z"],
+    source:
+      "Sonar's Chat Completions: \"After the (optional) system message(s), user or tool message(s) should alternate " +
+      'with assistant message(s)" (pluely#71; before tool messages, "…user and assistant roles should be alternating", ' +
+      'perplexityai/api-discussion#265), a system message only first (edenai-apis#144), "Last message must have role ' +
+      '`user`" (litellm#3918); strict where the text leaves it open: a user turn right after tool results is refused',
+  },
   vertex: {
     patterns: ["A", "J", "K", "T", "X", "Y", "Z"],
     families: [GEMINI_BEFORE_3, CLAUDE_ON_VERTEX, CLAUDE_TAKES_PREFILL],
