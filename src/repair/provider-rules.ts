@@ -40,12 +40,17 @@ const GEMINI_BEFORE_3: ModelFamily = {
   source: "Gemini's thought signatures guide: signatures are Gemini 3's; earlier models send and check none",
 };
 
-/** Claude on Vertex AI: Anthropic's Messages API behind Vertex's endpoint, so Anthropic's rules, not Gemini's. */
+/**
+ * Claude on Vertex AI: Anthropic's Messages API behind Vertex's endpoint, so Anthropic's rules, not Gemini's; and
+ * ChatVertexAI sends every SystemMessage of a Claude request in `system`, so none is mid-history.
+ */
 const CLAUDE_ON_VERTEX: ModelFamily = {
   name: "Claude on Vertex",
   models: /^claude/,
-  lifts: ["A", "T"],
-  source: "Vertex AI's Claude models are served by Anthropic's Messages API (`…/publishers/anthropic/models/…`)",
+  lifts: ["A", "T", "Y"],
+  source:
+    "Vertex AI's Claude models are served by Anthropic's Messages API (`…/publishers/anthropic/models/…`), to which " +
+    "ChatVertexAI sends every SystemMessage in `system`",
 };
 
 /**
