@@ -8,7 +8,8 @@
 // anywhere else, is told at `vertexModel` in the emulator's clients.
 import { MemorySaver } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SanitizingCheckpointer } from "../../src/index.js";
+import type { BaseMessage } from "@langchain/core/messages";
+import { repairMessages, SanitizingCheckpointer } from "../../src/index.js";
 import {
   MORE_CLIENTS,
   chatModel,
@@ -27,7 +28,7 @@ import {
   runTurn,
   storeFinishedRun,
 } from "./agents.js";
-import { calls, human, result } from "../support/messages.js";
+import { calls, human, reply, result, system } from "../support/messages.js";
 
 type MoreClient = (typeof MORE_CLIENTS)[number];
 type Stop = "during-llm" | "during-tools" | "after-one-of-two-parallel-tools" | "not cancelled";
@@ -136,6 +137,35 @@ it("Cohere: a user turn right after tool results, rejected raw, answered under i
   expect(await next({ sanitizeGraph: {} })).toBe("rejected");
   expect(await next({ sanitizeGraph: { provider: "cohere" } })).toBe("answered");
   expect(await next("middleware")).toBe("answered");
+});
+
+// Each of Perplexity's rules, through ChatOpenAI pointed at it: the raw history is rejected with Perplexity's text,
+// still rejected when repaired under OpenAI's rules (which Perplexity's are beyond), and accepted when repaired under
+// Perplexity's (the tail as the request's: the new message already on it).
+describe("Perplexity: each rule rejects the raw history, and the repair under its rules is accepted", () => {
+  const ALTERNATE = "user or tool message(s) should alternate with assistant message(s)";
+  const HISTORIES: Record<string, [BaseMessage[], string]> = {
+    "A: two user turns in a row": [[human("h1"), human("h2")], ALTERNATE],
+    "C: a user turn right after tool results": [
+      [human("h1"), calls("a1", "c1"), result("t1", "c1"), human("h2")],
+      ALTERNATE,
+    ],
+    "J: a history that starts with a reply": [[reply("a1"), human("h1")], ALTERNATE],
+    "K: two replies in a row": [[human("h1"), reply("a1"), reply("a2"), human("h2")], ALTERNATE],
+    "Y: a SystemMessage mid-history": [[human("h1"), reply("a1"), system("s1"), human("h2")], ALTERNATE],
+    "Z: a request that ends on a reply": [[human("h1"), reply("a1")], "Last message must have role `user`."],
+  };
+  it.each(Object.entries(HISTORIES))("%s", async (_rule, [history, text]) => {
+    const model = chatModel("perplexity", emulator);
+    emulator.script = agentScript();
+    await expect(model.invoke(history)).rejects.toThrow(text);
+    const repaired = (provider: "openai" | "perplexity") =>
+      model.invoke(repairMessages(history, { provider, tail: "request" }).messages);
+    await expect(repaired("openai")).rejects.toThrow(text);
+    expect(emulator.last("perplexity").status).toBe(400);
+    await expect(repaired("perplexity")).resolves.toBeDefined();
+    expect(emulator.last("perplexity").status).toBe(200);
+  });
 });
 
 describe.each(AGENT_KINDS)("%s", (kind) => {
