@@ -39,8 +39,12 @@ export default defineConfig({
     hookTimeout: 60_000,
     // @google/generative-ai (under ChatGoogleGenerativeAI) rethrows inside a detached promise when a
     // streamed response is cut, as a cancelled run does: an unhandled rejection of the library's own,
-    // after the run has already ended with its AbortError. Only that exact error is let through.
-    onUnhandledError: (error) => error.message !== "[GoogleGenerativeAI Error]: Error reading from the stream",
+    // after the run has already ended with its AbortError. @langchain/google-common (under ChatVertexAI)
+    // reads a streamed body in a detached promise too (`ReadableAbstractStream.run`), where the aborted
+    // body's AbortError from node-fetch (its transport, gaxios) escapes. Only those exact errors are let through.
+    onUnhandledError: (error) =>
+      error.message !== "[GoogleGenerativeAI Error]: Error reading from the stream" &&
+      !(error.name === "AbortError" && /node-fetch/.test(error.stack ?? "")),
     projects: [
       { extends: true, test: { name: "unit", include: UNIT } },
       { extends: true, test: { name: "services", include: ["test/**/*.test.ts"], exclude: UNIT } },

@@ -21,6 +21,8 @@ const BY_LLM_TYPE: Readonly<Record<string, ProviderName>> = {
   deepseek: "deepseek",
   xai: "xai",
   cerebras: "cerebras",
+  // ChatPerplexity (@langchain/perplexity, @langchain/community).
+  perplexity: "perplexity",
 };
 
 /**
@@ -47,6 +49,7 @@ const BY_MODEL_PROVIDER: Readonly<Record<string, ProviderName>> = {
   cerebras: "cerebras",
   fireworks: "openai",
   together: "openai",
+  perplexity: "perplexity",
 };
 
 /** The clients an app points at another provider's OpenAI-compatible server by its base URL (`ChatOpenAI`). */
@@ -59,6 +62,7 @@ const BY_BASE_URL_HOST: Readonly<Record<string, ProviderName>> = {
   "api.x.ai": "xai",
   "api.cerebras.ai": "cerebras",
   "openrouter.ai": "openrouter",
+  "api.perplexity.ai": "perplexity",
 };
 /** Ollama's OpenAI-compatible endpoint, on its default port wherever it runs. */
 const OLLAMA_PORT = "11434";

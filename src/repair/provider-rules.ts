@@ -40,12 +40,17 @@ const GEMINI_BEFORE_3: ModelFamily = {
   source: "Gemini's thought signatures guide: signatures are Gemini 3's; earlier models send and check none",
 };
 
-/** Claude on Vertex AI: Anthropic's Messages API behind Vertex's endpoint, so Anthropic's rules, not Gemini's. */
+/**
+ * Claude on Vertex AI: Anthropic's Messages API behind Vertex's endpoint, so Anthropic's rules, not Gemini's; and
+ * ChatVertexAI sends every SystemMessage of a Claude request in `system`, so none is mid-history.
+ */
 const CLAUDE_ON_VERTEX: ModelFamily = {
   name: "Claude on Vertex",
   models: /^claude/,
-  lifts: ["A", "T"],
-  source: "Vertex AI's Claude models are served by Anthropic's Messages API (`…/publishers/anthropic/models/…`)",
+  lifts: ["A", "T", "Y"],
+  source:
+    "Vertex AI's Claude models are served by Anthropic's Messages API (`…/publishers/anthropic/models/…`), to which " +
+    "ChatVertexAI sends every SystemMessage in `system`",
 };
 
 /**
@@ -157,6 +162,14 @@ export const PROVIDER_RULES = Object.freeze({
     families: OPENROUTER_MAKERS,
     source:
       "an OpenAI-compatible router: each model's own provider judges the request; without a model, every maker's rules",
+  },
+  perplexity: {
+    patterns: ["A", "C", "J", "K", "Y", "Z"],
+    source:
+      "Sonar's Chat Completions: \"After the (optional) system message(s), user or tool message(s) should alternate " +
+      'with assistant message(s)" (pluely#71; before tool messages, "…user and assistant roles should be alternating", ' +
+      'perplexityai/api-discussion#265), a system message only first (edenai-apis#144), "Last message must have role ' +
+      '`user`" (litellm#3918); strict where the text leaves it open: a user turn right after tool results is refused',
   },
   vertex: {
     patterns: ["A", "J", "K", "T", "X", "Y", "Z"],

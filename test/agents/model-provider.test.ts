@@ -4,10 +4,11 @@ import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { ChatVertexAI } from "@langchain/google-vertexai";
 import { ChatOpenAI } from "@langchain/openai";
 import { initChatModel } from "langchain";
+import { ConfigurableModel } from "langchain/chat_models/universal";
 import { describe, expect, it } from "vitest";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
-import { providerOfModel } from "../../src/middleware/model-provider.js";
+import { modelNameOf, providerOfModel } from "../../src/middleware/model-provider.js";
 import { chatModel, CLIENTS, MORE_CLIENTS } from "../support/provider-emulator/index.js";
 
 // No request is sent: the models are only built. The URL is a closed local port.
@@ -27,6 +28,10 @@ const EXPECTED = {
   cerebras: "cerebras",
   // ChatOpenAI pointed at a server of no known host takes what OpenAI takes.
   openrouter: "openai",
+  // ChatOpenAI pointed at https://api.perplexity.ai (its fetch goes to the emulator).
+  perplexity: "perplexity",
+  vertex: "vertex",
+  "vertex-claude": "vertex",
 } as const;
 
 describe("the provider a chat model calls", () => {
@@ -56,6 +61,7 @@ describe("the provider a chat model calls", () => {
     ["api.x.ai/v1", "xai"],
     ["api.cerebras.ai/v1", "cerebras"],
     ["openrouter.ai/api/v1", "openrouter"],
+    ["api.perplexity.ai", "perplexity"],
     ["api.together.xyz/v1", "openai"],
   ])("ChatOpenAI pointed at https://%s", (host, provider) => {
     const model = new ChatOpenAI({ model: "m", apiKey: "k", configuration: { baseURL: `https://${host}` } });
@@ -82,6 +88,20 @@ describe("the provider a chat model calls", () => {
     ["google-vertexai:gemini-2.5-flash", "vertex"],
   ])("a model given by name, %s", async (name, provider) => {
     expect(providerOfModel(await initChatModel(name, { apiKey: "test" }))).toBe(provider);
+  });
+
+  it("Perplexity's own client and a Perplexity model given by name, neither installed here", () => {
+    // ChatPerplexity (@langchain/perplexity, @langchain/community) names itself so: a stand-in with its type.
+    class ChatPerplexity extends FakeListChatModel {
+      override _llmType() {
+        return "perplexity";
+      }
+    }
+    expect(providerOfModel(new ChatPerplexity({ responses: ["x"] }))).toBe("perplexity");
+    // What initChatModel("perplexity:sonar-pro") builds, before it imports the client.
+    const named = new ConfigurableModel({ defaultConfig: { modelProvider: "perplexity", model: "sonar-pro" } });
+    expect(providerOfModel(named)).toBe("perplexity");
+    expect(modelNameOf(named)).toBe("sonar-pro");
   });
 
   it("a model of a provider it does not know: none (the middleware then repairs as the checkpointer does by default)", () => {

@@ -194,7 +194,7 @@ describe("SanitizingCheckpointer as a decorator", () => {
     [
       "an unknown provider",
       () => new SanitizingCheckpointer(new MemorySaver(), { provider: "claude" as never }),
-      'provider must be one of "anthropic", "bedrock", "cerebras", "cohere", "deepseek", "gemini", "groq", "mistral", "ollama", "openai", "openrouter", "vertex", "xai", "strictest", got "claude".',
+      'provider must be one of "anthropic", "bedrock", "cerebras", "cohere", "deepseek", "gemini", "groq", "mistral", "ollama", "openai", "openrouter", "perplexity", "vertex", "xai", "strictest", got "claude".',
     ],
     [
       "an unknown marker preset",

@@ -276,7 +276,7 @@ describe("doctor errors", () => {
     [["doctor", "--sqlite", "x", "--markers", "fr"], "--markers takes en or ko, got fr", true],
     [
       ["doctor", "--sqlite", "x", "--provider", "azure"],
-      "--provider takes anthropic, bedrock, cerebras, cohere, deepseek, gemini, groq, mistral, ollama, openai, openrouter, vertex, xai, strictest, got azure",
+      "--provider takes anthropic, bedrock, cerebras, cohere, deepseek, gemini, groq, mistral, ollama, openai, openrouter, perplexity, vertex, xai, strictest, got azure",
       true,
     ],
     [["doctor", "--sqlite", "x", "--schema", "s"], "--schema goes with --postgres", true],

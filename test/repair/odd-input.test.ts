@@ -89,7 +89,7 @@ describe("repairMessages options", () => {
       'tail must be one of "repair", "finished", "preserve", "request", got "close".',
     );
     expect(() => repairMessages([], { provider: "azure" as never })).toThrow(
-      'provider must be one of "anthropic", "bedrock", "cerebras", "cohere", "deepseek", "gemini", "groq", "mistral", "ollama", "openai", "openrouter", "vertex", "xai", "strictest", got "azure".',
+      'provider must be one of "anthropic", "bedrock", "cerebras", "cohere", "deepseek", "gemini", "groq", "mistral", "ollama", "openai", "openrouter", "perplexity", "vertex", "xai", "strictest", got "azure".',
     );
     expect(() => repairMessages([], { bridgeRole: "user" as never })).toThrow(
       'bridgeRole must be one of "ai", "system", got "user".',

@@ -2,7 +2,9 @@
 // tools reaches the model exactly as it does without the middleware, for every real client on the emulator and for
 // a custom chat model the middleware cannot place. Shapes apps store on purpose (a supervisor's handoff, a summary
 // kept as a SystemMessage) go through unchanged wherever the provider takes them; where the provider rejects them,
-// raw is rejected and the middleware repairs them for it.
+// raw is rejected and the middleware repairs them for it. ChatVertexAI reaches the emulator over HTTPS, with nothing sent
+// anywhere else (`vertexModel` in the emulator's clients tells how); ChatOpenAI for Perplexity is pointed at
+// https://api.perplexity.ai, as apps point it, and its fetch goes to the emulator.
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
@@ -85,9 +87,18 @@ const OPENINGS: Record<string, BaseMessage[]> = {
  */
 const REJECTED_BY: Record<string, readonly AnyClient[]> = {
   "three turns with tools": [],
-  "after a supervisor's handoff (two replies in a row)": ["anthropic", "gemini", "bedrock", "deepseek"],
-  // ChatGoogleGenerativeAI throws on it before sending; Bedrock takes every SystemMessage into `system`.
-  "after a summary kept as a SystemMessage": ["anthropic", "gemini", "mistral"],
+  "after a supervisor's handoff (two replies in a row)": [
+    "anthropic",
+    "gemini",
+    "bedrock",
+    "deepseek",
+    "perplexity",
+    "vertex",
+    "vertex-claude",
+  ],
+  // ChatGoogleGenerativeAI and ChatVertexAI on Gemini throw on it before sending; Bedrock's client, and ChatVertexAI on
+  // Claude, take every SystemMessage into `system`.
+  "after a summary kept as a SystemMessage": ["anthropic", "gemini", "mistral", "perplexity", "vertex"],
 };
 
 type Target = AnyClient | "a custom BaseChatModel";
@@ -106,7 +117,7 @@ async function converse(target: Target, opening: BaseMessage[], middleware: bool
     emulator.script = answer;
     const house = target === "a custom BaseChatModel" ? new HouseChatModel({}) : undefined;
     const agent = createAgent({
-      model: house ?? chatModel(target as AnyClient, emulator.url),
+      model: house ?? chatModel(target as AnyClient, emulator),
       tools: [search],
       checkpointer: new MemorySaver(),
       middleware: middleware ? [sanitizeMessagesMiddleware({ onRepair: (event) => repairs.push(event) })] : [],

@@ -1,7 +1,8 @@
 // Histories apps store beyond a cancelled run, written with the graph's own reducer (a finished run, then
 // `updateState` with RemoveMessage as LangGraph's "delete messages" how-to does it), then one new message through
 // each real client: raw, through the SanitizingCheckpointer (on read), and through sanitizeMessagesMiddleware
-// on a createAgent agent (at request time).
+// on a createAgent agent (at request time). ChatVertexAI reaches the emulator over HTTPS (`vertexModel` in the
+// emulator's clients).
 import { AIMessage, AIMessageChunk, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import { Annotation, END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -110,43 +111,47 @@ async function next(
     how === "raw" || how === "middleware"
       ? how
       : { sanitizeGraph: how === "sanitizeGraph" ? {} : { provider: "strictest" } };
-  return answerNext(emulator, client, chatModel(client, emulator.url), saver, "t", way);
+  return answerNext(emulator, client, chatModel(client, emulator), saver, "t", way);
 }
 
 const ALL_BUT_MISTRAL: AnyClient[] = ["anthropic", "openai", "openai-responses", "gemini", "bedrock"];
 /** The OpenAI-compatible APIs, which take OpenAI's rules on calls and results. (Ollama checks nothing.) */
-const COMPATIBLE: AnyClient[] = ["groq", "deepseek", "xai", "cerebras", "openrouter"];
+const COMPATIBLE: AnyClient[] = ["groq", "deepseek", "xai", "cerebras", "openrouter", "perplexity"];
+/** ChatVertexAI, on Gemini and on Claude. */
+const VERTEX: AnyClient[] = ["vertex", "vertex-claude"];
+/** Who wants the user to speak first and the roles to alternate. */
+const ALTERNATING: AnyClient[] = ["anthropic", "gemini", "bedrock", "perplexity", ...VERTEX];
 const ALL_CLIENTS = [...CLIENTS, ...MORE_CLIENTS];
 const every = (outcome: Outcome) => Object.fromEntries(ALL_CLIENTS.map((c) => [c, outcome]));
 const of = (clients: readonly AnyClient[], outcome: Outcome) => Object.fromEntries(clients.map((c) => [c, outcome]));
 
 /** What the next message gets on the raw saver (a client not listed answers). */
 const RAW: Record<keyof typeof SHAPES, Partial<Record<AnyClient, Outcome>>> = {
-  "the oldest messages deleted with RemoveMessage: the list starts with an AIMessage": of(
-    ["anthropic", "gemini", "bedrock"],
-    "rejected",
-  ),
+  "the oldest messages deleted with RemoveMessage: the list starts with an AIMessage": of(ALTERNATING, "rejected"),
   "the head deleted so that the list starts with a ToolMessage whose call is gone": {
     ...every("rejected"),
     ollama: "answered",
-    // ChatCohere looks up the reply before a result to name its call, and throws when there is none.
+    // ChatCohere, and ChatVertexAI on Gemini, look up the reply before a result to name its call, and throw when there
+    // is none.
     cohere: "refused by the client",
+    vertex: "refused by the client",
   },
-  "a partial answer kept on stop, then a regenerated answer": of(
-    ["anthropic", "gemini", "bedrock", "deepseek"],
-    "rejected",
-  ),
+  "a partial answer kept on stop, then a regenerated answer": of([...ALTERNATING, "deepseek"], "rejected"),
   "a Responses reasoning item stored without the item that followed it": of(["openai-responses"], "rejected"),
-  "a RemoveMessage left in the stored list": every("refused by the client"),
+  // ChatVertexAI leaves out a message of a type it does not know (with a warning).
+  "a RemoveMessage left in the stored list": { ...every("refused by the client"), ...of(VERTEX, "answered") },
   // ChatMistralAI drops a call no ToolMessage answers.
   "a streamed AIMessageChunk saved mid-stream with only tool_call_chunks": of(
-    [...ALL_BUT_MISTRAL, ...COMPATIBLE, "cohere"],
+    [...ALL_BUT_MISTRAL, ...COMPATIBLE, "cohere", ...VERTEX],
     "rejected",
   ),
   // ChatCerebras sends no call whose arguments did not parse (the stream stopped inside them).
   "a streamed AIMessageChunk saved mid-stream with input_json_delta blocks": {
-    ...of(["anthropic", "openai", "openai-responses", ...COMPATIBLE.filter((c) => c !== "cerebras")], "rejected"),
-    ...of(["gemini", "bedrock", "mistral", "cohere"], "refused by the client"),
+    ...of(
+      ["anthropic", "openai", "openai-responses", "vertex-claude", ...COMPATIBLE.filter((c) => c !== "cerebras")],
+      "rejected",
+    ),
+    ...of(["gemini", "bedrock", "mistral", "cohere", "vertex"], "refused by the client"),
   },
 };
 
@@ -155,14 +160,8 @@ const RAW: Record<keyof typeof SHAPES, Partial<Record<AnyClient, Outcome>>> = {
  * order reads as stored (a client not listed answers).
  */
 const DEFAULT: Partial<Record<keyof typeof SHAPES, Partial<Record<AnyClient, Outcome>>>> = {
-  "the oldest messages deleted with RemoveMessage: the list starts with an AIMessage": of(
-    ["anthropic", "gemini", "bedrock"],
-    "rejected",
-  ),
-  "a partial answer kept on stop, then a regenerated answer": of(
-    ["anthropic", "gemini", "bedrock", "deepseek"],
-    "rejected",
-  ),
+  "the oldest messages deleted with RemoveMessage: the list starts with an AIMessage": of(ALTERNATING, "rejected"),
+  "a partial answer kept on stop, then a regenerated answer": of([...ALTERNATING, "deepseek"], "rejected"),
 };
 
 /**

@@ -16,6 +16,14 @@
  * - OpenRouter (`/openrouter/api/v1/chat/completions`), for a model whose provider takes any order (Llama): what
  *   OpenAI takes. A model of Anthropic, Google, Mistral or DeepSeek there follows its maker's rules (OpenRouter's
  *   model families in PROVIDER_RULES).
+ * - Perplexity (`/perplexity/chat/completions`, as the OpenAI SDK calls `https://api.perplexity.ai`): system messages
+ *   only first, then user or tool messages alternating with assistant messages, starting with the user's ("After the
+ *   (optional) system message(s), user or tool message(s) should alternate with assistant message(s).",
+ *   pluely#71, raycast/extensions#23957; before tool messages were taken, "…user and assistant roles should be
+ *   alternating.", perplexityai/api-discussion#265, and a system message not first, edenai-apis#144), strict where
+ *   the text leaves it open (a user message right after tool results is refused; a run of tool results, the answers
+ *   to one reply's calls, is one turn), and the request ends on the user or on tool results ("Last message must have
+ *   role `user`.", litellm#3918).
  */
 import {
   chatCompletion,
@@ -85,6 +93,31 @@ function deepSeekError(messages: ChatMessage[], body: Record<string, unknown>): 
   return undefined;
 }
 
+const perplexityReject = (message: string): Rejection => ({
+  status: 400,
+  body: { error: { message, type: "invalid_message", code: 400 } },
+});
+
+function perplexityError(messages: ChatMessage[]): Rejection | undefined {
+  const first = messages.findIndex((m) => m.role !== "system");
+  for (let i = Math.max(first, 0); i < messages.length; i++) {
+    const [prev, role] = [i > first ? messages[i - 1]!.role : undefined, messages[i]!.role];
+    const alternates =
+      role === "assistant"
+        ? prev === "user" || prev === "tool"
+        : role === "user"
+          ? prev === undefined || prev === "assistant"
+          : role === "tool" && (prev === "assistant" || prev === "tool");
+    if (!alternates) {
+      return perplexityReject(
+        "After the (optional) system message(s), user or tool message(s) should alternate with assistant message(s).",
+      );
+    }
+  }
+  if (messages.at(-1)?.role === "assistant") return perplexityReject("Last message must have role `user`.");
+  return undefined;
+}
+
 export const groq = compatibleApi("groq", "/groq/openai/v1/chat/completions", "llama-3.3-70b-versatile");
 export const deepseek = compatibleApi("deepseek", "/deepseek/chat/completions", "deepseek-chat", deepSeekError);
 export const xai = compatibleApi("xai", "/xai/v1/chat/completions", "grok-4");
@@ -94,3 +127,4 @@ export const openrouter = compatibleApi(
   "/openrouter/api/v1/chat/completions",
   "meta-llama/llama-3.3-70b-instruct",
 );
+export const perplexity = compatibleApi("perplexity", "/perplexity/chat/completions", "sonar-pro", perplexityError);

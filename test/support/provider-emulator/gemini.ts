@@ -109,13 +109,14 @@ export function geminiError(body: Record<string, unknown>, ledger: GeminiLedger,
   return signatureError(contents, ledger, modelOf(path));
 }
 
-function lastTurn(body: Record<string, unknown>): LastTurn {
+export function geminiLastTurn(body: Record<string, unknown>): LastTurn {
   const last = ((body.contents ?? []) as Content[]).at(-1);
   if (!last) return { role: "none", text: "" };
   if (count(last, "functionResponse") > 0) return { role: "tool", text: "" };
   return { role: last.role === "model" ? "assistant" : "user", text: last.parts.map((p) => p.text ?? "").join("") };
 }
 
+export type { GeminiLedger };
 type GeminiIssue = Parameters<ProviderApi<GeminiLedger>["json"]>[1];
 
 /** A signature for what it signs, recorded in the ledger. */
@@ -141,16 +142,20 @@ const response = (p: Part[], last: boolean) => ({
   modelVersion: "gemini-2.5-flash",
 });
 
-function stream(reply: ScriptedReply, issue: GeminiIssue) {
+/** A whole reply, as `generateContent` returns it. */
+export const geminiResponse = (reply: ScriptedReply, issue: GeminiIssue) =>
+  response([...thought(reply, issue), ...(reply.text ? [{ text: reply.text }] : []), ...calls(reply, issue)], true);
+
+/** A reply as the responses `streamGenerateContent` sends, one per word; a `hang` cuts it after the first. */
+export function geminiChunks(reply: ScriptedReply, issue: GeminiIssue) {
   const words = splitText(reply.text ?? "");
   // The first chunk holds the thought and the first word; calls come with the last chunk.
-  const frames = words.map((word, i) => {
+  return words.map((word, i) => {
     const chunk = i === 0 ? thought(reply, issue) : [];
     if (word) chunk.push({ text: word });
     if (i === words.length - 1) chunk.push(...calls(reply, issue));
-    return sse(response(chunk, i === words.length - 1));
+    return response(chunk, i === words.length - 1);
   });
-  return { contentType: "text/event-stream", frames, cuts: { text: 1 } };
 }
 
 export const gemini: ProviderApi<GeminiLedger> = {
@@ -161,8 +166,12 @@ export const gemini: ProviderApi<GeminiLedger> = {
     return match ? { stream: match[1] === "streamGenerateContent" } : undefined;
   },
   validate: geminiError,
-  lastTurn,
-  json: (reply, issue) =>
-    response([...thought(reply, issue), ...(reply.text ? [{ text: reply.text }] : []), ...calls(reply, issue)], true),
-  stream,
+  lastTurn: geminiLastTurn,
+  json: geminiResponse,
+  // `?alt=sse`, which @langchain/google-genai asks for.
+  stream: (reply, issue) => ({
+    contentType: "text/event-stream",
+    frames: geminiChunks(reply, issue).map((chunk) => sse(chunk)),
+    cuts: { text: 1 },
+  }),
 };

@@ -1,11 +1,19 @@
 /**
  * The emulator's core: one `node:http` server on 127.0.0.1 (port 0) that routes each request to the
  * provider module serving its path, rejects a history that breaks that provider's rules, and
- * otherwise answers from the test's script, as one JSON body or as a stream of frames.
+ * otherwise answers from the test's script, as one JSON body or as a stream of frames. The same
+ * routes are served over HTTPS on a second free port, for a client that builds `https://` URLs
+ * from a host (ChatVertexAI): its certificate is made for 127.0.0.1 when the first emulator starts.
  */
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createSecureServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
+import { promisify } from "node:util";
 import { guardNetwork } from "./network-guard.js";
 import type { CutPoint, LastTurn, Rejection, Script, ScriptedReply } from "./script.js";
 
@@ -62,6 +70,44 @@ export interface RecordedRequest {
 export const sse = (data: unknown, event?: string) =>
   `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
 
+/** The emulator's HTTPS side: its `host:port`, and the certificate a client trusts to reach it. */
+export interface TlsEndpoint {
+  endpoint: string;
+  ca: string;
+}
+
+let certificate: Promise<{ key: string; cert: string }> | undefined;
+
+/**
+ * A self-signed certificate for 127.0.0.1 (an EC key, valid one day), made once per process with `openssl`; only a
+ * client given it as its CA trusts the emulator.
+ */
+function selfSignedCertificate() {
+  certificate ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), "provider-emulator-"));
+    try {
+      const [key, cert] = [join(dir, "key.pem"), join(dir, "cert.pem")];
+      await promisify(execFile)("openssl", [
+        ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1"],
+        ...["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert],
+      ]);
+      return { key: await readFile(key, "utf8"), cert: await readFile(cert, "utf8") };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  })();
+  return certificate;
+}
+
+/** Listens on 127.0.0.1, on a free port. */
+async function listen(server: Server): Promise<number> {
+  // Node closes an idle keep-alive socket after 5 s, and a client that reuses it at that instant gets "socket
+  // hang up" (the AWS SDK keeps sockets with no idle timeout of its own). close() ends them all anyway.
+  server.keepAliveTimeout = 0;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return (server.address() as AddressInfo).port;
+}
+
 export class ProviderEmulator {
   /** Every request, in order. */
   readonly requests: RecordedRequest[] = [];
@@ -74,22 +120,25 @@ export class ProviderEmulator {
   readonly ledgers = new Map<string, unknown>();
 
   private constructor(
-    private readonly server: Server,
+    private readonly servers: readonly Server[],
     private readonly apis: readonly ProviderApi<unknown>[],
+    /** The routes over HTTP: `http://127.0.0.1:<port>`. */
     readonly url: string,
+    /** The same routes over HTTPS. */
+    readonly tls: TlsEndpoint,
   ) {
     for (const api of apis) this.ledgers.set(api.name, api.newLedger());
   }
 
   /** Starts an emulator serving `apis` and guards the network until it is closed. */
   static async start(apis: readonly ProviderApi<unknown>[]): Promise<ProviderEmulator> {
-    // Requests arrive only once the server listens, by when `emulator` exists.
-    const server = createServer((req, res) => void emulator.handle(req, res));
-    // Node closes an idle keep-alive socket after 5 s, and a client that reuses it at that instant gets "socket
-    // hang up" (the AWS SDK keeps sockets with no idle timeout of its own). close() ends them all anyway.
-    server.keepAliveTimeout = 0;
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const emulator = new ProviderEmulator(server, apis, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    // Requests arrive only once the servers listen, by when `emulator` exists.
+    const handle = (req: IncomingMessage, res: ServerResponse) => void emulator.handle(req, res);
+    const { key, cert } = await selfSignedCertificate();
+    const [server, secure] = [createServer(handle), createSecureServer({ key, cert }, handle)];
+    const [port, securePort] = [await listen(server), await listen(secure)];
+    const tls = { endpoint: `127.0.0.1:${securePort}`, ca: cert };
+    const emulator = new ProviderEmulator([server, secure], apis, `http://127.0.0.1:${port}`, tls);
     emulator.restoreNetwork = guardNetwork();
     return emulator;
   }
@@ -105,9 +154,9 @@ export class ProviderEmulator {
     this.restoreNetwork();
     // Stop accepting first, then end what is open: hung streams, and clients still running (a run that ignores its
     // cancel), would keep close() waiting.
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    await closed;
+    const closed = this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
+    for (const server of this.servers) server.closeAllConnections();
+    await Promise.all(closed);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
