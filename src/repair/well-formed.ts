@@ -129,8 +129,8 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
       const toolCalls = (message as { tool_calls?: unknown }).tool_calls;
       calls = Array.isArray(toolCalls) ? toolCalls : NO_CALLS;
       answered = 0;
-      if (replyRemoved !== undefined && replyRemoved(message, calls.length)) return false;
       if (hasHiddenCalls(message)) return false;
+      if (replyRemoved !== undefined && replyRemoved(message, calls.length)) return false;
       place ??= replyPlace(messages, tailStart, closing);
       place.index = i;
       if (needsCleaning(message, place, rules)) return false;
