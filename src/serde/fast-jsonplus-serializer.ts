@@ -1,4 +1,5 @@
 import { JsonPlusSerializer } from "../langgraph-features.js";
+import { prepareWrite } from "./prepare-write.js";
 import { NEEDS_STOCK_REVIVER, reviveJsonPlus } from "./revive.js";
 
 const decoder = new TextDecoder();
@@ -25,6 +26,18 @@ const decoder = new TextDecoder();
  * LangChain objects from stored data: read only checkpoints you wrote.
  */
 export class FastJsonPlusSerializer extends JsonPlusSerializer {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signature of JsonPlusSerializer._dumps
+  protected override _dumps(obj: any): Uint8Array {
+    const prepared = prepareWrite(obj);
+    if (prepared === undefined) return super._dumps(obj);
+    try {
+      return super._dumps(prepared);
+    } catch {
+      // Only a walk deeper than the stack (one level more per converted message): the stock writer's own outcome.
+      return super._dumps(obj);
+    }
+  }
+
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signature of SerializerProtocol.loadsTyped
   override async loadsTyped(type: string, data: Uint8Array | string): Promise<any> {
     if (type !== "json") return super.loadsTyped(type, data);
