@@ -3,6 +3,7 @@ import { prepareWrite } from "./prepare-write.js";
 import { NEEDS_STOCK_REVIVER, reviveJsonPlus } from "./revive.js";
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 /**
  * A drop-in `JsonPlusSerializer` that reads the same bytes several times
@@ -31,9 +32,12 @@ export class FastJsonPlusSerializer extends JsonPlusSerializer {
     const prepared = prepareWrite(obj);
     if (prepared === undefined) return super._dumps(obj);
     try {
-      return super._dumps(prepared);
+      // Acyclic, so the stock writer's cycle walk would change nothing; plain JSON data, which its replacer
+      // (`_default` in every 1.x) returns as it is: what is left of the stock writer is JSON.stringify and UTF-8.
+      if (!prepared.needsReplacer) return encoder.encode(JSON.stringify(prepared.value));
+      return super._dumps(prepared.value);
     } catch {
-      // Only a walk deeper than the stack (one level more per converted message): the stock writer's own outcome.
+      // Only nesting deeper than the stack (a converted message is one level deeper): the stock writer's outcome.
       return super._dumps(obj);
     }
   }

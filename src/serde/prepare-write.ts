@@ -41,6 +41,19 @@ type Json = Record<string, unknown>;
 /** Thrown out of the walk on a cycle: the stock writer then writes the value as given. */
 const CYCLE: unique symbol = Symbol("cycle");
 
+/** Set by the walk on anything the stock replacer could change: `undefined`, or an object not plain JSON data. */
+let needsReplacer = false;
+
+const isJsonPrimitive = (value: unknown) =>
+  value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+
+/** An array or object `JSON.stringify` and the stock replacer take as they are: not a class's, no `toJSON` or `lg_name`. */
+function isPlainContainer(value: Json): boolean {
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  if (prototype !== (Array.isArray(value) ? Array.prototype : Object.prototype)) return false;
+  return value.toJSON === undefined && value.lg_name === undefined;
+}
+
 const serializableToJSON = Serializable.prototype.toJSON;
 
 /** The prototypes of the message classes of `@langchain/core/messages`, whose `lc_*` getters return constants. */
@@ -88,19 +101,17 @@ function aliasesOf(message: object, prototype: object): Json | null {
  * passes through: JSON primitives, `undefined`, and arrays and plain objects of them. Throws CYCLE on a cycle.
  */
 function isPlainData(value: unknown, stack: object[]): boolean {
-  if (value === null || value === undefined) return true;
-  const type = typeof value;
-  if (type === "string" || type === "number" || type === "boolean") return true;
-  if (type !== "object") return false;
+  if (isJsonPrimitive(value)) return true;
+  if (value === undefined) return (needsReplacer = true);
+  if (typeof value !== "object") return false;
   const object = value as Json;
   if (stack.includes(object)) throw CYCLE;
-  if (object.toJSON !== undefined || object.lg_name !== undefined) return false;
+  if (!isPlainContainer(object)) return false;
   stack.push(object);
   let plain = true;
   if (Array.isArray(object)) {
-    if (Object.getPrototypeOf(object) !== Array.prototype) plain = false;
     for (let i = 0; plain && i < object.length; i++) plain = isPlainData(object[i], stack);
-  } else if (Object.getPrototypeOf(object) !== Object.prototype || "lc" in object || "__lc_escaped__" in object) {
+  } else if ("lc" in object || "__lc_escaped__" in object) {
     plain = false;
   } else {
     for (const key of Object.keys(object)) {
@@ -130,19 +141,17 @@ function messageToJSON(message: Json, stack: object[]): Json | undefined {
     // keyToJson: the alias if there is one, else the key snake-cased, which for these keys is the key.
     mapped[(aliases[key] as string) || key] = value;
   }
-  return { lc: 1, type: "constructor", id: message.lc_id, kwargs: mapped };
-}
-
-/** A copy writes as `value` does: a plain array, or a plain object without `toJSON`, `lg_name` or `__proto__` keys. */
-function copyable(value: Json): boolean {
-  const prototype = Object.getPrototypeOf(value) as object | null;
-  if (prototype !== (Array.isArray(value) ? Array.prototype : Object.prototype)) return false;
-  return value.toJSON === undefined && value.lg_name === undefined && !Object.hasOwn(value, "__proto__");
+  const id = message.lc_id as unknown[];
+  if (!id.every((part) => typeof part === "string")) return;
+  return { lc: 1, type: "constructor", id, kwargs: mapped };
 }
 
 /** `value` with its messages in `toJSON()` form where possible (the value itself if none is). Throws CYCLE. */
 function prepare(value: unknown, stack: object[]): unknown {
-  if (typeof value !== "object" || value === null) return value;
+  if (typeof value !== "object" || value === null) {
+    if (!isJsonPrimitive(value)) needsReplacer = true;
+    return value;
+  }
   const object = value as Json;
   if (stack.includes(object)) throw CYCLE;
   stack.push(object);
@@ -151,12 +160,15 @@ function prepare(value: unknown, stack: object[]): unknown {
     // The keys decirc walks: an array's indices, else Object.keys.
     const keys = Array.isArray(object) ? undefined : Object.keys(object);
     const count = keys === undefined ? (object as unknown as unknown[]).length : keys.length;
+    // A copy writes as the original does without a `__proto__` key, which a copy would turn into its prototype.
+    const plain = isPlainContainer(object);
+    if (!plain) needsReplacer = true;
     let copy: Json | undefined;
     for (let i = 0; i < count; i++) {
       const key = keys === undefined ? i : keys[i];
       const item = object[key];
       const prepared = prepare(item, stack);
-      if (prepared !== item && (copy !== undefined || copyable(object))) {
+      if (prepared !== item && plain && (copy !== undefined || !Object.hasOwn(object, "__proto__"))) {
         copy ??= Array.isArray(object) ? (object.slice() as unknown as Json) : { ...object };
         copy[key] = prepared;
       }
@@ -168,13 +180,14 @@ function prepare(value: unknown, stack: object[]): unknown {
 }
 
 /**
- * `value` with every message of a core message class that holds plain data in its `toJSON()` form, for the stock
- * writer to write; `undefined` if it holds a cycle (the stock writer's own business) or no such message.
+ * `value` with every message of a core message class that holds plain data in its `toJSON()` form, and whether the
+ * stock replacer could change any of it (if not, it is plain JSON data); `undefined` if it holds a cycle, which is
+ * the stock writer's own business.
  */
-export function prepareWrite(value: unknown): unknown {
+export function prepareWrite(value: unknown): { value: unknown; needsReplacer: boolean } | undefined {
+  needsReplacer = false;
   try {
-    const prepared = prepare(value, []);
-    return prepared === value ? undefined : prepared;
+    return { value: prepare(value, []), needsReplacer };
   } catch {
     // A cycle; or a getter that throws, or nesting too deep to walk, which the stock writer meets as it will.
     return undefined;

@@ -112,7 +112,7 @@ describe("FastJsonPlusSerializer writes what JsonPlusSerializer writes, byte for
   it("leaves no message of a real history to its own toJSON(), so the fast path is what is tested", async () => {
     await fc.assert(
       fc.property(anyHistory, (history) => {
-        const prepared = prepareWrite(checkpointOf(history));
+        const prepared = prepareWrite(checkpointOf(history))?.value;
         if (history.length === 0) return;
         const left = (value: unknown): boolean =>
           isBaseMessage(value) || (typeof value === "object" && value !== null && Object.values(value).some(left));
@@ -158,7 +158,7 @@ describe("FastJsonPlusSerializer writes what JsonPlusSerializer writes, on shape
       "a message whose kwargs hold the list it is in",
       () => {
         const messages = history();
-        messages[2].response_metadata.all = messages;
+        (messages[2].response_metadata as Record<string, unknown>).all = messages;
         return checkpointOf(messages);
       },
     ],
@@ -249,7 +249,7 @@ describe("FastJsonPlusSerializer writes what JsonPlusSerializer writes, on shape
         withToJSON: Object.assign(history(), { toJSON: () => "replaced" }),
         namedArray: Object.assign(history(), { lg_name: "Send", node: "n", args: 1 }),
         protoKey: Object.assign(JSON.parse('{"__proto__": {"a": 1}}') as object, { messages: history() }),
-        subclassed: new (class List extends Array {})(...history()),
+        subclassed: Object.assign(new (class List extends Array<unknown> {})(), history()),
       }),
     ],
     ["a message as the whole value", () => history()[1]],
