@@ -225,6 +225,17 @@ describe("FastJsonPlusSerializer writes what JsonPlusSerializer writes, on shape
         ]),
     ],
     [
+      "data in a message with a toJSON or lg_name of its own, which toJSON()'s escaping copy drops when not enumerable",
+      () => {
+        const hidden = (key: string, value: unknown) => Object.defineProperty({ a: 1 }, key, { value });
+        return checkpointOf([
+          new AIMessage({ content: "x", additional_kwargs: { j: hidden("toJSON", () => "own") } }),
+          new AIMessage({ content: "x", additional_kwargs: { s: [hidden("lg_name", "Send")] } }),
+          new AIMessage({ content: "x", additional_kwargs: { j: { toJSON: () => "own" }, s: { lg_name: "Send" } } }),
+        ]);
+      },
+    ],
+    [
       "non-JSON data in a message (a Date, a Set, a Map, a class instance, a nested message)",
       () =>
         checkpointOf([
