@@ -1,12 +1,13 @@
 /**
- * What the stock writer spends most of a checkpoint's `put` on is LangChain's
+ * Most of what the stock writer spends on a checkpoint's `put` is LangChain's
  * `Serializable.toJSON`, once per message: a walk up the prototype chain that
  * calls and spreads every class's `lc_aliases`, `lc_secrets` and
  * `lc_attributes` getters, a deep escaping copy of the kwargs, and a regular
- * expression per key. `prepareWrite` hands the stock writer the same value
- * with each message of a core message class already in its `toJSON()` form,
- * built from what `toJSON()` reads: the stock writer then writes the same bytes
- * (`JSON.stringify` calls no `toJSON` on a plain object) for about half the work.
+ * expression per key. `prepareWrite` gives the same value with each message of
+ * a core message class already in its `toJSON()` form, built from what
+ * `toJSON()` reads (`JSON.stringify` calls no `toJSON` on a plain object), and
+ * says whether the result is plain JSON data, which the caller can stringify
+ * without the stock writer's replacer.
  *
  * Why the bytes are the same:
  * - The stock writer first walks every enumerable key for cycles and replaces
