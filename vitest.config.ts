@@ -11,6 +11,7 @@ const UNIT = [
   "test/checkpointer/wrapper-contract.test.ts",
   "test/checkpointer/thread-state.test.ts",
   "test/serde/fast-jsonplus-serializer.test.ts",
+  "test/serde/fast-writer.test.ts",
   "test/agents/model-request-middleware.test.ts",
   "test/agents/model-provider.test.ts",
   "test/wire/**/*.test.ts",

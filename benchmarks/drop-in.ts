@@ -2,7 +2,7 @@
  * The drop-in against the raw saver: `new SanitizingCheckpointer(saver)` reads through FastJsonPlusSerializer when
  * the saver has the stock serializer, so what an app gains by wrapping is measured here, raw against drop-in in
  * interleaved pairs of one run: getTuple, `list` of a long thread as `getStateHistory` reads it, an agent turn on a
- * long thread, and the peak heap of a 10,000-message read. Each read is also timed against its floor: decoding and
+ * long thread, a `put` of a long thread, and the peak heap of a 10,000-message read. Each read is also timed against its floor: decoding and
  * `JSON.parse` of the bytes the saver hands its serializer for that read.
  */
 import {
@@ -147,6 +147,33 @@ export async function dropInList(
   }
 }
 
+/**
+ * `put` of one checkpoint of `size` messages (the same message objects every time, as a thread's steps write
+ * them), raw against the drop-in, in interleaved pairs: the drop-in writes through FastJsonPlusSerializer, the
+ * same bytes.
+ */
+export async function dropInPut(factory: SaverFactory, size: number, pairs: number): Promise<Comparison> {
+  const inner = await factory.create();
+  const { raw, dropIn } = pair(factory, inner);
+  const messages = history(size);
+  let step = 0;
+  const put = (saver: BaseCheckpointSaver, thread: string) => async () => {
+    const checkpoint = emptyCheckpoint();
+    checkpoint.id = uuid6(++step);
+    checkpoint.channel_values = { messages };
+    checkpoint.channel_versions = { messages: step };
+    const config = { configurable: { thread_id: thread, checkpoint_ns: "" } };
+    await saver.put(config, checkpoint, { source: "loop", step, parents: {} }, checkpoint.channel_versions);
+  };
+  try {
+    const puts = await compare(put(raw, "bench-drop-in-put-raw"), put(dropIn, "bench-drop-in-put"), pairs);
+    process.stderr.write(`  ${factory.name} drop-in put ${size}: x${puts.ratio.toFixed(3)} raw\n`);
+    return puts;
+  } finally {
+    await factory.destroy(inner);
+  }
+}
+
 /** An app process of the agent-turn benchmark, and a way to send it a message and wait for its answer. */
 async function appProcess(factory: SaverFactory, mode: "raw" | "drop-in", size: number) {
   const child = fork(
@@ -227,6 +254,9 @@ export interface PeakHeapRow {
   /** Median peak of the read with the stock serializer and of the drop-in's, MB. */
   rawMb: number;
   dropInMb: number;
+  /** Every run's peak, MB, in the order measured. */
+  rawRunsMb: number[];
+  dropInRunsMb: number[];
 }
 
 /**
@@ -248,14 +278,18 @@ export async function dropInPeakHeap(factory: SaverFactory, size: number, runs: 
       for (const saver of order)
         (saver === raw ? rawPeaks : dropInPeaks).push(await peakHeap(() => saver.getTuple(config)));
     }
+    const mb = (bytes: number) => bytes / 2 ** 20;
     const row = {
       backend: factory.name,
       size,
-      rawMb: median(rawPeaks) / 2 ** 20,
-      dropInMb: median(dropInPeaks) / 2 ** 20,
+      rawMb: mb(median(rawPeaks)),
+      dropInMb: mb(median(dropInPeaks)),
+      rawRunsMb: rawPeaks.map(mb),
+      dropInRunsMb: dropInPeaks.map(mb),
     };
+    const each = (peaks: number[]) => peaks.map((p) => mb(p).toFixed(1)).join(", ");
     process.stderr.write(
-      `  ${factory.name} peak heap ${size}: raw ${row.rawMb.toFixed(1)} MB, drop-in ${row.dropInMb.toFixed(1)} MB\n`,
+      `  ${factory.name} peak heap ${size}: raw ${row.rawMb.toFixed(1)} MB (${each(rawPeaks)}), drop-in ${row.dropInMb.toFixed(1)} MB (${each(dropInPeaks)})\n`,
     );
     return row;
   } finally {

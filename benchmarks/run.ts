@@ -39,6 +39,7 @@ import {
   dropInAgentTurn,
   dropInList,
   dropInPeakHeap,
+  dropInPut,
   dropInReads,
   type DropInListRow,
   type DropInReadRow,
@@ -378,6 +379,7 @@ const postgresReadPairs = (size: number) => (size >= 10_000 ? 5 : quick ? 9 : si
 interface DropInResults {
   reads: DropInReadRow[];
   lists: DropInListRow[];
+  puts: Record<string, Comparison>;
   turns: Record<string, Comparison>;
   heap: PeakHeapRow[];
 }
@@ -390,7 +392,7 @@ const PEAK_HEAP_MESSAGES = 10_000;
 /** The drop-in against the raw saver on every backend up, FastPostgresSaver beside the official Postgres saver. */
 async function dropInBenchmarks(): Promise<DropInResults> {
   const postgresUp = saverFactories.includes(postgresFactory);
-  const results: DropInResults = { reads: [], lists: [], turns: {}, heap: [] };
+  const results: DropInResults = { reads: [], lists: [], puts: {}, turns: {}, heap: [] };
   for (const factory of [...saverFactories, ...(postgresUp ? [fastPostgresFactory] : [])]) {
     results.reads.push(
       ...(await dropInReads(
@@ -400,6 +402,7 @@ async function dropInBenchmarks(): Promise<DropInResults> {
       )),
     );
     results.lists.push(await dropInList(factory, DROP_IN_LIST.checkpoints, DROP_IN_LIST.size, quick ? 5 : 15));
+    results.puts[factory.name] = await dropInPut(factory, AGENT_TURN_MESSAGES, quick ? 15 : 41);
     results.heap.push(await dropInPeakHeap(factory, PEAK_HEAP_MESSAGES, quick ? 3 : 7));
   }
   const turnPairs = quick ? 9 : 31;
@@ -456,16 +459,20 @@ function dropInTargets({ reads, lists, turns, heap }: DropInResults): Target[] {
         value: `${c.ratio.toFixed(3)}×`,
         pass: c.ratio <= 0.75,
       })),
-    // To the megabyte: the official Postgres saver's peak is its driver parsing the rows, the same read either way.
+    // Within 2% of the stock read's median peak. Where the serializer's share shows (every backend but the official
+    // Postgres saver), the drop-in peaks at a tenth of the stock one, so 2% hides nothing of its own. The official
+    // saver's peak is its driver parsing the same rows either way, about 190 MB, and that moves by one to two MB
+    // from run to run with when collections happen to fall, on either side: to the megabyte, the row passed or failed
+    // by that alone.
     ...heap.map((r) => ({
-      name: `peak heap of a ${PEAK_HEAP_MESSAGES}-message getTuple, drop-in ≤ the stock serializer's, to 1 MB (${r.backend})`,
+      name: `peak heap of a ${PEAK_HEAP_MESSAGES}-message getTuple, drop-in ≤ the stock serializer's, within 2% (${r.backend})`,
       value: `${r.dropInMb.toFixed(1)} MB vs ${r.rawMb.toFixed(1)} MB`,
-      pass: Math.round(r.dropInMb) <= Math.round(r.rawMb),
+      pass: r.dropInMb <= r.rawMb * 1.02,
     })),
   ];
 }
 
-function dropInTables({ reads, lists, turns, heap }: DropInResults): string[] {
+function dropInTables({ reads, lists, puts, turns, heap }: DropInResults): string[] {
   return [
     "The drop-in (`new SanitizingCheckpointer(saver)`, reading through FastJsonPlusSerializer) against the raw saver with its own serializer, and against decoding and `JSON.parse` of the bytes the read deserializes (medians of interleaved pairs, interquartile range in parentheses):",
     "",
@@ -482,6 +489,12 @@ function dropInTables({ reads, lists, turns, heap }: DropInResults): string[] {
       const h = heap.find((x) => x.backend === r.backend)!;
       return `| ${r.backend} | ${r.list.rawMs.toFixed(1)} | ${r.list.sanitizedMs.toFixed(1)} | ${fmt(r.list)} | ${h.rawMb.toFixed(1)} MB / ${h.dropInMb.toFixed(1)} MB |`;
     }),
+    "",
+    `| backend | \`put\` of a ${AGENT_TURN_MESSAGES}-message checkpoint, raw ms | drop-in ms | drop-in / raw |`,
+    "|---|---:|---:|---:|",
+    ...Object.entries(puts).map(
+      ([backend, c]) => `| ${backend} | ${c.rawMs.toFixed(2)} | ${c.sanitizedMs.toFixed(2)} | ${fmt(c)} |`,
+    ),
     "",
     `| backend | agent turn on a ${AGENT_TURN_MESSAGES}-message thread, raw ms | drop-in ms | drop-in / raw |`,
     "|---|---:|---:|---:|",
