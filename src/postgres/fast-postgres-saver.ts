@@ -12,9 +12,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 import { FastJsonPlusSerializer } from "../serde/fast-jsonplus-serializer.js";
 import { explainPostgresOutage } from "./outage-error.js";
-import { readSql, type ReadRow } from "./read-sql.js";
-import { groupRows, type StoredCheckpoint, type StoredValue } from "./stored-checkpoints.js";
-import { textQuery } from "./text-rows.js";
+import { PostgresReadPath, type ReadPathSaver } from "./read-path.js";
 import { InvalidOptionError } from "../repair/errors.js";
 
 /** Options of {@link FastPostgresSaver}, the same as `PostgresSaver`'s. */
@@ -49,13 +47,6 @@ function rethrow(error: unknown): never {
   throw explainPostgresOutage(error);
 }
 
-/** getTuple's selections, the official saver's. */
-const BY_ID = "WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3";
-const LATEST = "WHERE thread_id = $1 AND checkpoint_ns = $2 ORDER BY checkpoint_id DESC LIMIT 1";
-
-/** Checkpoints from before LangGraph stored pending sends as a channel: the official saver migrates them on read. */
-const needsSendsMigration = (stored: StoredCheckpoint) => stored.checkpoint.v < 4 && stored.parentCheckpointId !== null;
-
 /**
  * `PostgresSaver` with a faster read path: a drop-in replacement over the
  * same tables, migrations and writes, constructed the same way, whose
@@ -81,8 +72,7 @@ const needsSendsMigration = (stored: StoredCheckpoint) => stored.checkpoint.v < 
  */
 export class FastPostgresSaver extends PostgresSaver {
   // Not `#private`: apps and tests wrap savers with Object.create or proxies, which `#` fields reject.
-  private readonly readPool: pg.Pool;
-  private readonly readSchema: string;
+  private readonly readPath: PostgresReadPath;
 
   constructor(pool: pg.Pool, serde?: SerializerProtocol, options?: Partial<FastPostgresSaverOptions>) {
     const schema = options?.schema ?? "public";
@@ -95,8 +85,10 @@ export class FastPostgresSaver extends PostgresSaver {
     }
     super(pool, serde ?? new FastJsonPlusSerializer(), { ...options, schema });
     listenForServerErrors(pool);
-    this.readPool = pool;
-    this.readSchema = schema;
+    // Its serde and `_searchWhere`/`_loadMetadata` are this saver's (protected, hence the cast); legacy checkpoints
+    // go to the official read path.
+    const saver = this as unknown as ReadPathSaver;
+    this.readPath = new PostgresReadPath(pool, schema, saver, (config) => super.getTuple(config));
   }
 
   /**
@@ -110,12 +102,12 @@ export class FastPostgresSaver extends PostgresSaver {
 
   // Each call in its own words when Postgres is away: what is down and what to set (outage-error.ts).
   override getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    return this.readTuple(config).catch(rethrow);
+    return this.readPath.getTuple(config).catch(rethrow);
   }
 
   override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     try {
-      yield* this.listTuples(config, options);
+      yield* this.readPath.list(config, options);
     } catch (error) {
       rethrow(error);
     }
@@ -136,75 +128,5 @@ export class FastPostgresSaver extends PostgresSaver {
 
   override deleteThread(threadId: string): Promise<void> {
     return super.deleteThread(threadId).catch(rethrow);
-  }
-
-  private async readTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    const { thread_id, checkpoint_ns = "", checkpoint_id } = config.configurable ?? {};
-    const [stored] = checkpoint_id
-      ? await this.readCheckpoints(BY_ID, [thread_id, checkpoint_ns, checkpoint_id])
-      : await this.readCheckpoints(LATEST, [thread_id, checkpoint_ns]);
-    if (stored === undefined) return undefined;
-    if (needsSendsMigration(stored)) {
-      const { checkpointId } = stored;
-      return super.getTuple({ ...config, configurable: { ...config.configurable, checkpoint_id: checkpointId } });
-    }
-    return this.toTuple(stored, thread_id, checkpoint_ns);
-  }
-
-  private async *listTuples(
-    config: RunnableConfig,
-    options: CheckpointListOptions | undefined,
-  ): AsyncGenerator<CheckpointTuple> {
-    const { filter, before, limit } = options ?? {};
-    const [where, args] = this._searchWhere(config, filter, before);
-    let selection = `${where} ORDER BY checkpoint_id DESC`;
-    if (limit !== undefined) selection += ` LIMIT ${Number.parseInt(limit.toString(), 10)}`;
-    for (const stored of await this.readCheckpoints(selection, args)) {
-      const { threadId, checkpointNs, checkpointId } = stored;
-      if (needsSendsMigration(stored)) {
-        const legacy = {
-          configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpointId },
-        };
-        yield (await super.getTuple(legacy))!;
-      } else {
-        yield await this.toTuple(stored, threadId, checkpointNs);
-      }
-    }
-  }
-
-  private async readCheckpoints(selection: string, args: unknown[]): Promise<StoredCheckpoint[]> {
-    const { rows } = await this.readPool.query<ReadRow>(textQuery(readSql(this.readSchema, selection), args));
-    return groupRows(rows);
-  }
-
-  private loadValue(value: StoredValue): Promise<unknown> {
-    return this.serde.loadsTyped(value.type, value.data as Uint8Array | string);
-  }
-
-  /** The tuple the official saver builds from the same row, field for field. */
-  private async toTuple(stored: StoredCheckpoint, thread_id: string, checkpoint_ns: string): Promise<CheckpointTuple> {
-    const { checkpoint, blobs, writes, parentCheckpointId } = stored;
-    const values = blobs.filter((blob) => blob.type !== "empty");
-    const loaded = await Promise.all(values.map((blob) => this.loadValue(blob)));
-    return {
-      config: { configurable: { thread_id, checkpoint_ns, checkpoint_id: stored.checkpointId } },
-      checkpoint: {
-        ...checkpoint,
-        channel_versions: checkpoint.channel_versions ?? {},
-        versions_seen: checkpoint.versions_seen ?? {},
-        channel_values: Object.fromEntries(values.map((blob, i) => [blob.channel, loaded[i]])),
-      },
-      metadata: await this._loadMetadata(stored.metadata),
-      parentConfig: parentCheckpointId
-        ? { configurable: { thread_id, checkpoint_ns, checkpoint_id: parentCheckpointId } }
-        : undefined,
-      pendingWrites: await Promise.all(
-        writes.map(async ({ taskId, channel, ...value }): Promise<[string, string, unknown]> => [
-          taskId,
-          channel,
-          await this.loadValue(value),
-        ]),
-      ),
-    };
   }
 }

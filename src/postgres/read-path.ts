@@ -1,0 +1,127 @@
+/**
+ * The fast read path over the official Postgres saver's tables: `getTuple` and
+ * `list` in one text-format statement each (read-sql.ts), returning the tuples
+ * the official `PostgresSaver` returns. Shared by FastPostgresSaver (its own
+ * reads) and the drop-in (`SanitizingCheckpointer` over an official
+ * `PostgresSaver`, see checkpointer/postgres-reads.ts), so it imports neither
+ * `pg` nor `@langchain/langgraph-checkpoint-postgres` at run time: the main
+ * entry reaches it without them installed.
+ */
+import type { RunnableConfig } from "@langchain/core/runnables";
+import type {
+  CheckpointListOptions,
+  CheckpointMetadata,
+  CheckpointTuple,
+  SerializerProtocol,
+} from "@langchain/langgraph-checkpoint";
+import type { QueryConfig } from "pg";
+import type { ReadRow } from "./read-sql.js";
+import { readSql } from "./read-sql.js";
+import { groupRows, type StoredCheckpoint, type StoredValue } from "./stored-checkpoints.js";
+import { textQuery } from "./text-rows.js";
+
+/** What the read path needs of a pool: node-postgres's `Pool#query` with a query config. */
+export interface ReadPool {
+  query(config: QueryConfig): Promise<{ rows: ReadRow[] }>;
+}
+
+/**
+ * The official saver's parts the read path uses, read at each call: its `serde` (which the drop-in may have
+ * replaced), and its own `list` filters and metadata loading, so both stay the installed saver's.
+ */
+export interface ReadPathSaver {
+  readonly serde: SerializerProtocol;
+  _searchWhere(config?: RunnableConfig, filter?: Record<string, unknown>, before?: RunnableConfig): [string, unknown[]];
+  _loadMetadata(metadata: Record<string, unknown>): Promise<CheckpointMetadata>;
+}
+
+/** getTuple's selections, the official saver's. */
+const BY_ID = "WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3";
+const LATEST = "WHERE thread_id = $1 AND checkpoint_ns = $2 ORDER BY checkpoint_id DESC LIMIT 1";
+
+/** Checkpoints from before LangGraph stored pending sends as a channel: the official saver migrates them on read. */
+const needsSendsMigration = (stored: StoredCheckpoint) => stored.checkpoint.v < 4 && stored.parentCheckpointId !== null;
+
+/** @internal */
+export class PostgresReadPath {
+  /**
+   * @param pool - the saver's pool
+   * @param schema - the tables' schema (without `"`)
+   * @param saver - the saver whose `serde`, `_searchWhere` and `_loadMetadata` the reads use
+   * @param legacyGetTuple - the official saver's own `getTuple`, for checkpoints whose pending sends it migrates
+   */
+  constructor(
+    private readonly pool: ReadPool,
+    private readonly schema: string,
+    private readonly saver: ReadPathSaver,
+    private readonly legacyGetTuple: (config: RunnableConfig) => Promise<CheckpointTuple | undefined>,
+  ) {}
+
+  async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const { thread_id, checkpoint_ns = "", checkpoint_id } = config.configurable ?? {};
+    const [stored] = checkpoint_id
+      ? await this.readCheckpoints(BY_ID, [thread_id, checkpoint_ns, checkpoint_id])
+      : await this.readCheckpoints(LATEST, [thread_id, checkpoint_ns]);
+    if (stored === undefined) return undefined;
+    if (needsSendsMigration(stored)) {
+      const { checkpointId } = stored;
+      return this.legacyGetTuple({ ...config, configurable: { ...config.configurable, checkpoint_id: checkpointId } });
+    }
+    return this.toTuple(stored, thread_id, checkpoint_ns);
+  }
+
+  async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+    const { filter, before, limit } = options ?? {};
+    const [where, args] = this.saver._searchWhere(config, filter, before);
+    let selection = `${where} ORDER BY checkpoint_id DESC`;
+    if (limit !== undefined) selection += ` LIMIT ${Number.parseInt(limit.toString(), 10)}`;
+    for (const stored of await this.readCheckpoints(selection, args)) {
+      const { threadId, checkpointNs, checkpointId } = stored;
+      if (needsSendsMigration(stored)) {
+        const legacy = {
+          configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpointId },
+        };
+        yield (await this.legacyGetTuple(legacy))!;
+      } else {
+        yield await this.toTuple(stored, threadId, checkpointNs);
+      }
+    }
+  }
+
+  private async readCheckpoints(selection: string, args: unknown[]): Promise<StoredCheckpoint[]> {
+    const { rows } = await this.pool.query(textQuery(readSql(this.schema, selection), args));
+    return groupRows(rows);
+  }
+
+  private loadValue(serde: SerializerProtocol, value: StoredValue): Promise<unknown> {
+    return serde.loadsTyped(value.type, value.data as Uint8Array | string);
+  }
+
+  /** The tuple the official saver builds from the same row, field for field. */
+  private async toTuple(stored: StoredCheckpoint, thread_id: string, checkpoint_ns: string): Promise<CheckpointTuple> {
+    const { checkpoint, blobs, writes, parentCheckpointId } = stored;
+    const { serde } = this.saver;
+    const values = blobs.filter((blob) => blob.type !== "empty");
+    const loaded = await Promise.all(values.map((blob) => this.loadValue(serde, blob)));
+    return {
+      config: { configurable: { thread_id, checkpoint_ns, checkpoint_id: stored.checkpointId } },
+      checkpoint: {
+        ...checkpoint,
+        channel_versions: checkpoint.channel_versions ?? {},
+        versions_seen: checkpoint.versions_seen ?? {},
+        channel_values: Object.fromEntries(values.map((blob, i) => [blob.channel, loaded[i]])),
+      },
+      metadata: await this.saver._loadMetadata(stored.metadata),
+      parentConfig: parentCheckpointId
+        ? { configurable: { thread_id, checkpoint_ns, checkpoint_id: parentCheckpointId } }
+        : undefined,
+      pendingWrites: await Promise.all(
+        writes.map(async ({ taskId, channel, ...value }): Promise<[string, string, unknown]> => [
+          taskId,
+          channel,
+          await this.loadValue(serde, value),
+        ]),
+      ),
+    };
+  }
+}
