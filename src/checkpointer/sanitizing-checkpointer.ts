@@ -25,6 +25,7 @@ import { resolveBreakpoints, type BreakpointNodes, type Breakpoints } from "./br
 import { DeltaReads } from "./delta-reads.js";
 import { readFastThrough } from "./fast-reads.js";
 import { passUnknownMethods } from "./pass-through.js";
+import { mayBePostgresSaver, postgresReads, type SaverReads } from "./postgres-reads.js";
 import { ReadDecisions, decisionFor } from "./read-decisions.js";
 import { runContextOf, type ThreadActivity } from "./run-context.js";
 import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "./sanitize-tuple.js";
@@ -141,7 +142,9 @@ export function resolveSanitizerOptions(options: SanitizingCheckpointerOptions =
  *
  * A saver that uses the stock `JsonPlusSerializer` is given a
  * `FastJsonPlusSerializer` as its `serde` (unless `fastReads: false`): the
- * same bytes written, the same values read, several times faster.
+ * same bytes written, the same values read, several times faster. The
+ * official `PostgresSaver` is also read through FastPostgresSaver's read path
+ * (the same tuples, one text-format statement), the saver itself unchanged.
  *
  * @example
  * ```ts
@@ -166,6 +169,12 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   private readonly telemetry: ReadTelemetry | undefined;
   /** The `provider` setting, as the metrics name it. */
   private readonly providerName: string;
+  /**
+   * What `getTuple` and `list` read through: the wrapped saver, or with `fastReads` over the official
+   * `PostgresSaver`, FastPostgresSaver's read path (see postgres-reads.ts); `undefined` until the first read finds out.
+   */
+  private reads: SaverReads | undefined;
+  private findingReads: Promise<SaverReads> | undefined;
 
   /**
    * @param inner - the saver to wrap
@@ -185,6 +194,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     this.settings = resolved.settings;
     this.breakpoints = resolved.breakpoints;
     this.providerName = resolved.settings.repair.provider ?? "none";
+    this.reads = resolved.fastReads && mayBePostgresSaver(inner) ? undefined : inner;
     this.telemetry = ReadTelemetry.create(resolved.telemetry, {
       entryPoint: "checkpointer",
       saver: inner.constructor?.name,
@@ -217,10 +227,11 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     // Taken before the read: a run in flight now may end before the saver answers with its mid-run snapshot.
     const threadId = config.configurable?.thread_id;
     const runInFlight = threadId !== undefined && this.activity?.isRunning(String(threadId)) === true;
-    const tuple = await this.inner.getTuple(config);
+    const reads = this.reads ?? (await this.findReads());
+    const tuple = await reads.getTuple(config);
     if (tuple === undefined) return undefined;
-    const tail = await tailModeForGetTuple(policy, config, tuple, this.knowledge(runInFlight));
-    const earlier = tail === "repair" ? await this.inputAncestors(tuple) : undefined;
+    const tail = await tailModeForGetTuple(policy, config, tuple, this.knowledge(reads, runInFlight));
+    const earlier = tail === "repair" ? await this.inputAncestors(reads, tuple) : undefined;
     return this.decisions.record(
       this.sanitize(tuple, tail, "getTuple", earlier),
       decisionFor(tuple, tail, policy === "auto"),
@@ -231,7 +242,8 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     const policy = policyFor(config, this.policy);
     const tail = tailModeForList(policy);
     if (this.telemetry?.loading) await this.telemetry.loading;
-    for await (const tuple of this.inner.list(config, options)) {
+    const reads = this.reads ?? (await this.findReads());
+    for await (const tuple of reads.list(config, options)) {
       yield this.decisions.record(this.sanitize(tuple, tail, "list"), decisionFor(tuple, tail, policy === "auto"));
     }
   }
@@ -272,13 +284,19 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     return this.deltaReads.read(options);
   }
 
+  /** Finds what to read through, once: see {@link reads}. */
+  private findReads(): Promise<SaverReads> {
+    this.findingReads ??= postgresReads(this.inner).then((reads) => (this.reads = reads));
+    return this.findingReads;
+  }
+
   /** What a `getTuple` knows beyond its tuple: the graph's breakpoints, the runs in flight, the wrapped saver. */
-  private knowledge(runInFlight: boolean): ReadKnowledge {
+  private knowledge(reads: SaverReads, runInFlight: boolean): ReadKnowledge {
     return {
       breakpoints: this.breakpoints,
       activity: this.activity,
       runInFlight,
-      read: (configurable) => this.inner.getTuple({ configurable }),
+      read: (configurable) => reads.getTuple({ configurable }),
     };
   }
 
@@ -287,11 +305,11 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
    * after storing their input, the results the first of them recovered may still sit in that checkpoint's pending
    * writes (see `sanitizeTuple`). Empty for any other checkpoint, so a read pays for this only then.
    */
-  private async inputAncestors(tuple: CheckpointTuple): Promise<CheckpointTuple[]> {
+  private async inputAncestors(reads: SaverReads, tuple: CheckpointTuple): Promise<CheckpointTuple[]> {
     const ancestors: CheckpointTuple[] = [];
     let at = tuple;
     while (ancestors.length < MAX_INPUT_ANCESTORS && at.metadata?.source === "input" && at.parentConfig) {
-      const parent = await this.inner.getTuple(at.parentConfig);
+      const parent = await reads.getTuple(at.parentConfig);
       if (parent === undefined) break;
       ancestors.push((at = parent));
     }
