@@ -16,10 +16,9 @@ import { findTailStart } from "../repair/tail.js";
 function guardedCallEnd(messages: readonly unknown[]): number | undefined {
   const turns = findTailStart(messages);
   if (turns === 0 || turns === messages.length || roleOf(messages[turns]) !== "human") return undefined;
-  const head = messages.slice(0, turns);
-  const ai = findTailStart(head);
-  if (ai === head.length) return undefined;
-  const calls = (head[ai] as { tool_calls: unknown[] }).tool_calls.length;
+  const ai = findTailStart(messages, turns);
+  if (ai === turns) return undefined;
+  const calls = (messages[ai] as { tool_calls: unknown[] }).tool_calls.length;
   return turns - ai - 1 < calls ? turns : undefined;
 }
 

@@ -19,12 +19,11 @@ function answersOf(ai: unknown, messages: readonly unknown[], from: number, end:
  * the last AIMessage with `tool_calls` plus the ToolMessages after it, when
  * each answers a different one of its calls (tool results are still to come).
  * Nothing else can be completed by a resumed run, so there is no tail (returns
- * `messages.length`) after a plain AIMessage, after an AIMessage whose calls
- * are all invalid (ToolNode runs `tool_calls` only), or after tool results that
- * answer an earlier turn or nothing.
+ * `end`) after a plain AIMessage, after an AIMessage whose calls are all
+ * invalid (ToolNode runs `tool_calls` only), or after tool results that answer
+ * an earlier turn or nothing. `end` reads `messages[0, end)` as the history.
  */
-export function findTailStart(messages: readonly unknown[]): number {
-  const end = messages.length;
+export function findTailStart(messages: readonly unknown[], end = messages.length): number {
   let i = end - 1;
   if (i < 0) return 0;
   const last = roleOf(messages[i]);
