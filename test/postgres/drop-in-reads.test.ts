@@ -6,27 +6,18 @@
 import type { BaseCheckpointSaver, CheckpointListOptions, CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { isDeepStrictEqual, inspect } from "node:util";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
 import { postgresFactory } from "../support/savers.js";
 import { cancelFirstTurn, nextTurn } from "../support/scenarios.js";
 import { serviceAvailable } from "../support/services.js";
+import { expectSame as expectSameRead, listed } from "../support/tuples.js";
 
 /** The first words of the fast read statement (read-sql.ts); the official saver's starts otherwise. */
 const FAST_STATEMENT = /^with cp as \(/;
 
-async function listed(saver: BaseCheckpointSaver, config: RunnableConfig, options?: CheckpointListOptions) {
-  const tuples: CheckpointTuple[] = [];
-  for await (const tuple of saver.list(config, options)) tuples.push(tuple);
-  return tuples;
-}
-
-function expectSame(actual: unknown, expected: unknown) {
-  if (!isDeepStrictEqual(actual, expected))
-    expect.fail(`drop-in ${inspect(actual, { depth: 9 })}\nraw ${inspect(expected, { depth: 9 })}`);
-}
+const expectSame = (actual: unknown, expected: unknown) => expectSameRead(actual, expected, ["drop-in", "raw"]);
 
 describe.runIf(await serviceAvailable("postgres"))("the drop-in over the official PostgresSaver", () => {
   let store: BaseCheckpointSaver;

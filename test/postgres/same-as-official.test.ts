@@ -10,7 +10,6 @@ import { Annotation, END, START, StateGraph, interrupt, type BaseCheckpointSaver
 import type { CheckpointListOptions, CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { isDeepStrictEqual, inspect } from "node:util";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FastJsonPlusSerializer, SanitizingCheckpointer } from "../../src/index.js";
@@ -19,6 +18,7 @@ import { reactGraph } from "../support/react-graph.js";
 import { postgresFactory } from "../support/savers.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";
 import { serviceAvailable } from "../support/services.js";
+import { expectSame as expectSameRead, listed } from "../support/tuples.js";
 
 /** A finished conversation, then a fork from where the first turn's tools were about to run. */
 async function forkedConversation(saver: BaseCheckpointSaver, thread_id: string) {
@@ -72,16 +72,7 @@ async function storeThreads(saver: BaseCheckpointSaver) {
   await pendingInterrupt(saver, "interrupted");
 }
 
-async function listed(saver: BaseCheckpointSaver, config: RunnableConfig, options?: CheckpointListOptions) {
-  const tuples: CheckpointTuple[] = [];
-  for await (const tuple of saver.list(config, options)) tuples.push(tuple);
-  return tuples;
-}
-
-function expectSame(fast: unknown, official: unknown) {
-  if (!isDeepStrictEqual(fast, official))
-    expect.fail(`fast ${inspect(fast, { depth: 9 })}\nofficial ${inspect(official, { depth: 9 })}`);
-}
+const expectSame = (actual: unknown, expected: unknown) => expectSameRead(actual, expected, ["fast", "official"]);
 
 describe.runIf(await serviceAvailable("postgres"))("FastPostgresSaver reads what PostgresSaver reads", () => {
   let store: BaseCheckpointSaver;
