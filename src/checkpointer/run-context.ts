@@ -6,6 +6,7 @@
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { isMessageLike, roleOf } from "../messages/message-view.js";
+import type { InputLists } from "./input-answers.js";
 
 /**
  * What a run does with the pending tasks of the checkpoint it starts from: `"resume"` runs them (a `null`
@@ -38,6 +39,8 @@ export interface RunContext {
   next: NextStep | undefined;
   /** The id of the last checkpoint the run stored in the root namespace (written by `put`). */
   lastCheckpointId?: string;
+  /** The run's copy of its input lists that hold tool results, until its first root read moves their answers. */
+  inputLists?: InputLists;
 }
 
 /** How the last run on a thread that a process saw end ended: the root checkpoint it stopped at, and whether it failed. */
@@ -67,4 +70,14 @@ export function runContextOf(config: RunnableConfig): RunContext | undefined {
 /** `options` of a run, carrying `context`. @internal */
 export function withRunContext(options: RunnableConfig | undefined, context: RunContext): RunnableConfig {
   return { ...options, configurable: { ...options?.configurable, [RUN_CONTEXT]: context } };
+}
+
+/** The input lists of the run `config` belongs to, taken by its first read of the root namespace. @internal */
+export function takeInputLists(config: RunnableConfig): InputLists | undefined {
+  const run = runContextOf(config);
+  // A subgraph's input is its parent's state, not the run's input.
+  if (run?.inputLists === undefined || (config.configurable?.checkpoint_ns ?? "") !== "") return undefined;
+  const lists = run.inputLists;
+  run.inputLists = undefined;
+  return lists;
 }

@@ -3,7 +3,9 @@ import { deltaSnapshot, isDeltaSnapshot } from "../langgraph-features.js";
 import type { Repair } from "../repair/patterns.js";
 import type { TailMode } from "../repair/repair-messages.js";
 import type { RepairSettings } from "../repair/settings.js";
+import { repairWith, type RepairResult } from "../repair/repair-messages.js";
 import { repairList } from "./guarded-call.js";
+import { answersIn, takeAnswers, type InputLists } from "./input-answers.js";
 import { strandedResults, withoutUsedWrites } from "./stranded-results.js";
 import { hasPendingInterrupt } from "./thread-state.js";
 
@@ -27,13 +29,15 @@ export interface TupleRepairSettings {
  * with the input, which is never mutated. When the tail is repaired, finished
  * tool results stranded in `pendingWrites` are moved into the history, and so are those stranded in
  * `earlier` (see {@link strandedEarlier}). When it is preserved at a pending `interrupt()`, it keeps the call the
- * interrupt may guard (see `repairList`).
+ * interrupt may guard (see `repairList`). `input` holds the run's copy of its input lists (see input-answers.ts): their
+ * answers to calls made before the input are moved into the history.
  */
 export function sanitizeTuple(
   tuple: CheckpointTuple,
   tail: TailMode,
   settings: TupleRepairSettings,
   earlier: readonly CheckpointTuple[] = [],
+  input?: InputLists,
 ): { tuple: CheckpointTuple; repaired: ChannelRepairs[] } {
   const values = tuple.checkpoint.channel_values ?? {};
   let repairedValues: Record<string, unknown> | undefined;
@@ -46,10 +50,19 @@ export function sanitizeTuple(
     const value = isDeltaSnapshot(stored) ? stored.value : stored;
     // repairMessages returns anything that is not a message list unchanged; this skips the obvious cases cheaply.
     if (!Array.isArray(value) || value.length === 0) continue;
-    const stranded = tail === "repair" ? strandedResults(pendingWrites, channel) : undefined;
+    const list = tail === "preserve" ? undefined : input?.get(channel);
+    const answers = list === undefined ? [] : answersIn(list);
+    // Answers alone continue the run, as a tool node's results do; followed by new input, they close a stopped turn.
+    const channelTail = answers.length === 0 ? tail : answers.length === list!.length ? "request" : "repair";
+    const stranded =
+      channelTail === "repair" || answers.length > 0 ? strandedResults(pendingWrites, channel) : undefined;
     const recoveredResults = stranded && [...stranded.messages, ...strandedEarlier(tuple, earlier, channel)];
-    const result = repairList(value, settings.repair, tail, recoveredResults, interrupted);
-    if (result.repairs.length === 0) continue;
+    const result =
+      answers.length === 0
+        ? repairList(value, settings.repair, channelTail, recoveredResults, interrupted)
+        : withAnswers(value, settings.repair, channelTail, recoveredResults!, answers);
+    if (list !== undefined && answers.length > 0) takeAnswers(list, answers);
+    if (result.messages === value) continue;
     repairedValues ??= { ...values };
     repairedValues[channel] = isDeltaSnapshot(stored) ? deltaSnapshot(result.messages) : result.messages;
     if (stranded && pendingWrites) pendingWrites = withoutUsedWrites(pendingWrites, stranded, result.usedRecovered);
@@ -63,6 +76,30 @@ export function sanitizeTuple(
       ...(pendingWrites !== undefined ? { pendingWrites } : {}),
     },
     repaired,
+  };
+}
+
+/**
+ * Repairs `messages` with the input's `answers` after it. Each answers its call where a placeholder would go, after a
+ * real result stranded in the pending writes (`recovered`, which wins: it is the tool's own). The answers left over
+ * are appended and repaired again: a result for a call already answered, or for a call not in the history (the
+ * client's view was ahead of the store), is removed as a duplicate or an orphan and reported whole.
+ */
+function withAnswers(
+  messages: readonly unknown[],
+  settings: RepairSettings,
+  tail: TailMode,
+  recovered: readonly unknown[],
+  answers: readonly unknown[],
+): RepairResult {
+  const placed = repairWith(messages, settings, tail, [...recovered, ...answers]);
+  const left = answers.filter((answer) => !placed.usedRecovered.includes(answer));
+  if (left.length === 0) return placed;
+  const rest = repairWith([...placed.messages, ...left], settings, tail);
+  return {
+    messages: rest.messages,
+    repairs: [...placed.repairs, ...rest.repairs],
+    usedRecovered: placed.usedRecovered,
   };
 }
 

@@ -27,7 +27,8 @@ import { readFastThrough } from "./fast-reads.js";
 import { passUnknownMethods } from "./pass-through.js";
 import { mayBePostgresSaver, postgresReads, type SaverReads } from "./postgres-reads.js";
 import { ReadDecisions, decisionFor } from "./read-decisions.js";
-import { runContextOf, type ThreadActivity } from "./run-context.js";
+import type { InputLists } from "./input-answers.js";
+import { runContextOf, takeInputLists, type ThreadActivity } from "./run-context.js";
 import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "./sanitize-tuple.js";
 import { tailModeForGetTuple, tailModeForList, type ReadKnowledge } from "./tail-policy.js";
 import { ReadTelemetry, type TelemetryOption } from "../telemetry/read-telemetry.js";
@@ -227,13 +228,14 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     // Taken before the read: a run in flight now may end before the saver answers with its mid-run snapshot.
     const threadId = config.configurable?.thread_id;
     const runInFlight = threadId !== undefined && this.activity?.isRunning(String(threadId)) === true;
+    const input = takeInputLists(config);
     const reads = this.reads ?? (await this.findReads());
     const tuple = await reads.getTuple(config);
     if (tuple === undefined) return undefined;
     const tail = await tailModeForGetTuple(policy, config, tuple, this.knowledge(reads, runInFlight));
     const earlier = tail === "repair" ? await this.inputAncestors(reads, tuple) : undefined;
     return this.decisions.record(
-      this.sanitize(tuple, tail, "getTuple", earlier),
+      this.sanitize(tuple, tail, "getTuple", earlier, input),
       decisionFor(tuple, tail, policy === "auto"),
     );
   }
@@ -321,10 +323,11 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     tail: TailMode | "off",
     operation: RepairEvent["operation"],
     earlier?: readonly CheckpointTuple[],
+    input?: InputLists,
   ): CheckpointTuple {
     if (tail === "off") return tuple;
     const started = this.telemetry?.begin();
-    const { tuple: result, repaired } = sanitizeTuple(tuple, tail, this.settings, earlier);
+    const { tuple: result, repaired } = sanitizeTuple(tuple, tail, this.settings, earlier, input);
     this.telemetry?.record(operation, tail, this.providerName, allRepairs(repaired), started);
     const configurable = tuple.config.configurable ?? {};
     this.report(operation, configurable, configurable.checkpoint_id ?? tuple.checkpoint.id, tail, repaired);

@@ -19,6 +19,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { BreakpointNodes } from "../checkpointer/breakpoints.js";
+import { copyInputLists } from "../checkpointer/input-answers.js";
 import { nextStepOfInput, withRunContext, type RunContext } from "../checkpointer/run-context.js";
 import {
   resolveSanitizerOptions,
@@ -191,9 +192,11 @@ function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
     graph,
     "_streamIterator",
     async function* sanitizedStreamIterator(this: unknown, input: unknown, options?: RunnableConfig) {
-      const run: RunContext = { next: nextStepOfInput(input) };
+      // Tool results in the input answer calls made before it: the run's first read moves them into the history.
+      const { input: runInput, lists } = copyInputLists(input);
+      const run: RunContext = { next: lists ? "new-input" : nextStepOfInput(input), inputLists: lists };
       const thread = options?.configurable?.thread_id;
-      const iterator = streamIterator.call(this, input, withRunContext(options, run));
+      const iterator = streamIterator.call(this, runInput, withRunContext(options, run));
       if (thread === undefined || thread === null) return yield* iterator;
       const threadId = String(thread);
       runs.start(threadId);

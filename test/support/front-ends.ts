@@ -1,0 +1,80 @@
+/**
+ * What the chat front ends most LangGraph apps use send as the next input after Stop, ported line for line from their
+ * public source:
+ * - agent-chat-ui (`src/lib/ensure-tool-responses.ts` and the submit in `src/components/thread/index.tsx`, commit
+ *   fdc87e6): for every AI message of its view whose next message is not a tool message, a stub for each of its calls;
+ * - assistant-ui (`@assistant-ui/react-langgraph`, `autoCancelPendingToolCalls`, on by default): a stub for every call
+ *   no later tool message answers; `sendMessage` gives every outgoing message a uuid;
+ * - a frontend tool's result, as assistant-ui sends it (`onAddToolResult`): the ToolMessage alone, in a new run.
+ * Messages are in the wire form the SDK sends (`type`, no classes).
+ */
+import { randomUUID } from "node:crypto";
+
+/** A message of a client's view, in wire form. */
+export interface ViewMessage {
+  type: string;
+  id?: string;
+  content?: unknown;
+  tool_calls?: { id?: string; name: string }[];
+  tool_call_id?: string;
+}
+
+export type FrontEnd = "agent-chat-ui" | "assistant-ui";
+export const FRONT_ENDS: readonly FrontEnd[] = ["agent-chat-ui", "assistant-ui"];
+
+/** agent-chat-ui's `ensureToolCallsHaveResponses`: only the very next message counts, whatever call it answers. */
+function agentChatUiStubs(view: readonly ViewMessage[]) {
+  return view.flatMap((message, index) => {
+    if (message.type !== "ai" || message.tool_calls?.length === 0) return [];
+    if (view[index + 1]?.type === "tool") return [];
+    return (message.tool_calls ?? []).map((tc) => ({
+      type: "tool",
+      tool_call_id: tc.id ?? "",
+      id: `do-not-render-${randomUUID()}`,
+      name: tc.name,
+      content: "Successfully handled tool call.",
+    }));
+  });
+}
+
+/** assistant-ui's `getPendingToolCalls`: calls of any AI message that no later tool message answers. */
+function assistantUiStubs(view: readonly ViewMessage[]) {
+  const pending = new Map<string, { id: string; name: string }>();
+  for (const message of view) {
+    if (message.type === "ai")
+      for (const tc of message.tool_calls ?? []) pending.set(tc.id ?? "", { ...tc, id: tc.id ?? "" });
+    if (message.type === "tool") pending.delete(message.tool_call_id ?? "");
+  }
+  return [...pending.values()].map((t) => ({
+    type: "tool",
+    name: t.name,
+    tool_call_id: t.id,
+    content: JSON.stringify({ cancelled: true }),
+    status: "error",
+  }));
+}
+
+/** The `messages` input `client` sends when the user types `text` after Stop, given the view it holds. */
+export function nextInput(client: FrontEnd, view: readonly ViewMessage[], text: string) {
+  if (client === "agent-chat-ui") {
+    const human = { id: randomUUID(), type: "human", content: [{ type: "text", text }] };
+    return { messages: [...agentChatUiStubs(view), human] };
+  }
+  // `sendMessage` adds a uuid to every message without one; the human message has assistant-ui's 7-character id.
+  const human = { id: randomUUID().slice(0, 7), type: "human", content: text };
+  return { messages: [...assistantUiStubs(view), human].map((m) => ("id" in m ? m : { ...m, id: randomUUID() })) };
+}
+
+/** A frontend tool's result, as assistant-ui sends it: the ToolMessage alone, as a new run's input. */
+export const frontendToolResult = (toolCallId: string, name: string, result: unknown) => ({
+  messages: [
+    {
+      type: "tool",
+      name,
+      tool_call_id: toolCallId,
+      content: JSON.stringify(result),
+      status: "success",
+      id: randomUUID(),
+    },
+  ],
+});
