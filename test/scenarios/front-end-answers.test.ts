@@ -2,7 +2,7 @@
 // turn is stopped as each client stops it, the client's next input is built from what it streamed, and the next
 // model request is judged by every provider's rules, on each entry point and every backend: the call is answered
 // once, and a frontend tool's result reaches the model as on the raw saver.
-import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { type AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import {
   END,
   MemorySaver,
