@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYNTHETIC_ID_PREFIX } from "../../src/index.js";
 import { APPROVAL_QUESTION } from "../support/approval-agent.js";
 import { FIRST_QUESTION, LOOKUP_RESULT } from "../support/scenarios.js";
+import { FRONT_ENDS, nextInput, type FrontEnd, type ViewMessage } from "../support/front-ends.js";
 import { cancelledRunStatus, serverPackageVersion } from "./server-lines.js";
 import {
   approvalRoundTrip,
@@ -35,6 +36,9 @@ const GRAPHS = join(fileURLToPath(new URL(".", import.meta.url)), "fixtures", "s
 const VARIANTS = ["", "Factory", "Subgraph", "CreateAgent", "Approval", "Breakpoint"] as const;
 const FOLLOW_UP = "Thanks, and tomorrow?";
 const BROKEN = /bedrock 400/;
+/** The messages of an `updates` part, node by node. */
+const updateMessages = (data: unknown) =>
+  Object.values(data as Record<string, { messages?: ViewMessage[] } | null>).flatMap((u) => u?.messages ?? []);
 
 let client: Client;
 let apiUrl: string;
@@ -151,6 +155,51 @@ describe(`sanitizeGraph on the Agent Server ${serverPackageVersion("api")} (star
         expectNextTurn(mode, await followUp(thread_id, `${mode}${variant}`));
       },
     );
+  });
+
+  describe.each(modes)("%s graph, stopped by a front end that answers the stopped calls itself", (mode) => {
+    /**
+     * The first turn stopped as `frontEnd` stops it: assistant-ui aborts its stream (`onDisconnect: "cancel"`, its
+     * stream helper's default), agent-chat-ui aborts a resumable stream, so the run goes on to its end. Returns the
+     * thread and the client's view when Stop was pressed.
+     */
+    async function stoppedBy(frontEnd: FrontEnd) {
+      const { thread_id } = await client.threads.create();
+      const stopButton = new AbortController();
+      const resumable = frontEnd === "agent-chat-ui";
+      const parts = client.runs.stream(thread_id, mode, {
+        input: human(FIRST_QUESTION),
+        streamMode: resumable ? ["values"] : ["messages", "updates", "custom"],
+        ...(resumable ? { streamResumable: true, onDisconnect: "continue" } : { onDisconnect: "cancel" }),
+        config: { configurable: { search_ms: resumable ? 300 : 60_000 } },
+        signal: stopButton.signal,
+      });
+      let run_id = "";
+      let view: ViewMessage[] = [];
+      for await (const part of parts) {
+        if (part.event === "metadata") run_id = (part.data as { run_id: string }).run_id;
+        if (part.event === "values") view = messagesOf(part.data) as ViewMessage[];
+        if (part.event === "updates") view = [{ type: "human", content: FIRST_QUESTION }, ...updateMessages(part.data)];
+        if (view.at(-1)?.tool_calls?.length) break;
+      }
+      stopButton.abort();
+      await client.runs.join(thread_id, run_id);
+      return { thread_id, view };
+    }
+
+    it.each(FRONT_ENDS)("%s: the next message answers each call once", async (frontEnd) => {
+      const { thread_id, view } = await stoppedBy(frontEnd);
+      const input = nextInput(frontEnd, view, FOLLOW_UP);
+      const parts = await collect(client.runs.stream(thread_id, mode, { input, streamMode: ["values"] }));
+      expectNextTurn(mode, parts);
+      if (mode === "raw") return;
+      const messages = finalMessages(parts);
+      const results = messages.filter((m) => m.type === "tool");
+      const calls = messages.find((m) => m.tool_calls?.length)!.tool_calls!.map((c) => c.id);
+      expect(results.map((m) => m.tool_call_id)).toEqual(calls);
+      // The run that went on answered both: its results stand, the page's stubs are dropped.
+      if (frontEnd === "agent-chat-ui") expect(results.map((m) => m.content)).toEqual(["Paris: 15°C", LOOKUP_RESULT]);
+    });
   });
 
   it("getState after a cancel shows the repaired tail; getHistory equals raw", async () => {
