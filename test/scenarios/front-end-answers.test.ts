@@ -171,6 +171,18 @@ describe("a stopped call the client answers itself, on each provider profile", (
   });
 });
 
+it("through the checkpointer alone, the turn after the double answer is answered", async () => {
+  const saver = new MemorySaver();
+  const chunks = await stoppedTurn("checkpointer", saver, "during-tools", "t");
+  const input = nextInput("agent-chat-ui", viewOf("agent-chat-ui", chunks), FOLLOW_UP);
+  expect((await nextTurn("checkpointer", saver, "t", input, "bedrock")).answered).toBe(false);
+  const after = await nextTurn("checkpointer", saver, "t", { messages: [new HumanMessage("Still there?")] }, "bedrock");
+  expect(after.answered).toBe(true);
+  // The client's answers took the placeholders' place.
+  const results = after.request.filter((m) => m.type === "tool").map((m) => m.content);
+  expect(results).toEqual(["Successfully handled tool call.", "Successfully handled tool call."]);
+});
+
 describe("a run that went on after Stop (agent-chat-ui: onDisconnect continue)", () => {
   // The page stops reading once the tools start; the run finishes on the server, and the page stubs calls the run
   // has answered since. Raw, every provider rejects the second answers; the real results stand through the sanitizer.
