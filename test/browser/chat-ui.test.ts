@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { FRONT_ENDS, type FrontEnd } from "../../examples/chat-ui/page/front-ends.js";
 import { spawnUntilReady, stopAll } from "../support/processes.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -88,13 +89,13 @@ describe.skipIf(!chromiumFound)("the chat page (examples/chat-ui) in Chromium", 
     await stopAll(started);
   });
 
-  /** A fresh browser profile on the page, talking to `assistant`. */
-  async function openChat(assistant: string): Promise<Page> {
+  /** A fresh browser profile on the page, talking to `assistant`, sending what `client` sends (front-ends.ts). */
+  async function openChat(assistant: string, client?: FrontEnd): Promise<Page> {
     const context = await browser.newContext({ viewport: { width: 820, height: 600 } });
     contexts.push(context);
     const page = await context.newPage();
     page.on("pageerror", (error) => pageErrors.push(error.message));
-    await page.goto(`${url}?assistant=${assistant}`);
+    await page.goto(`${url}?assistant=${assistant}${client ? `&client=${client}` : ""}`);
     return page;
   }
 
@@ -161,6 +162,36 @@ describe.skipIf(!chromiumFound)("the chat page (examples/chat-ui) in Chromium", 
       const outcome = await nextMessage(page);
       expect(outcome.error).toMatch(PROVIDER_ERROR);
       expect(outcome.messages).toEqual(WEDGED);
+    });
+  });
+
+  describe.each(FRONT_ENDS)("as %s: Stop while the tool runs, then type again", (client) => {
+    /**
+     * Stops the first turn; agent-chat-ui's Stop only closes its resumable stream, so the run goes on: the next
+     * message is typed once it has ended (sooner, the server answers 422 "already running", raw alike).
+     */
+    async function stopThenType(assistant: string) {
+      const page = await openChat(assistant, client);
+      await askAndWaitForSearch(page);
+      await page.getByRole("button", { name: "Stop" }).click();
+      if (client === "agent-chat-ui") await page.waitForTimeout(SEARCH_DELAY_MS + 1000);
+      return nextMessage(page);
+    }
+
+    it("sanitized: the next message is answered, the stopped call answered once", async () => {
+      const { error, messages } = await stopThenType("agent");
+      expect(error).toBe("");
+      expect(messages.at(-1)).toBe(`Assistant ${ANSWER}`);
+      // agent-chat-ui's stub answered a call the run had answered itself: the real result stands, the stub is gone.
+      const results = messages.filter((m) => m.startsWith("Result of search"));
+      expect(results).toHaveLength(2);
+      if (client === "agent-chat-ui") expect(results[0]).toMatch(/^Result of search three results for/);
+      else expect(results[0]).toBe('Result of search {"cancelled":true}');
+    });
+
+    it("raw: the page shows the provider's error", async () => {
+      const { error } = await stopThenType("agent-raw");
+      expect(error).toMatch(/^bedrock 400: /);
     });
   });
 

@@ -17,7 +17,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYNTHETIC_ID_PREFIX } from "../../src/index.js";
 import { APPROVAL_QUESTION } from "../support/approval-agent.js";
 import { FIRST_QUESTION, LOOKUP_RESULT } from "../support/scenarios.js";
-import { FRONT_ENDS, nextInput, type FrontEnd, type ViewMessage } from "../support/front-ends.js";
+import {
+  FRONT_ENDS,
+  SUBMIT_OPTIONS,
+  nextInput,
+  type FrontEnd,
+  type ViewMessage,
+} from "../../examples/chat-ui/page/front-ends.js";
 import { cancelledRunStatus, serverPackageVersion } from "./server-lines.js";
 import {
   approvalRoundTrip,
@@ -169,8 +175,7 @@ describe(`sanitizeGraph on the Agent Server ${serverPackageVersion("api")} (star
       const resumable = frontEnd === "agent-chat-ui";
       const parts = client.runs.stream(thread_id, mode, {
         input: human(FIRST_QUESTION),
-        streamMode: resumable ? ["values"] : ["messages", "updates", "custom"],
-        ...(resumable ? { streamResumable: true, onDisconnect: "continue" } : { onDisconnect: "cancel" }),
+        ...SUBMIT_OPTIONS[frontEnd],
         config: { configurable: { search_ms: resumable ? 300 : 60_000 } },
         signal: stopButton.signal,
       });

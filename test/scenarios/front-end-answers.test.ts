@@ -15,7 +15,13 @@ import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, sanitizeGraph } from "../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
 import { buildAgent, calmTools, threadConfig, type Agent } from "../support/agents.js";
-import { FRONT_ENDS, frontendToolResult, nextInput, type FrontEnd, type ViewMessage } from "../support/front-ends.js";
+import {
+  FRONT_ENDS,
+  frontendToolResult,
+  nextInput,
+  type FrontEnd,
+  type ViewMessage,
+} from "../../examples/chat-ui/page/front-ends.js";
 import { PROVIDER_PROFILES, type ProviderProfile } from "../support/provider-rules.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, stoppingParts, type StopPoint } from "../support/scenarios.js";

@@ -2,11 +2,13 @@
 /**
  * The chat: `useStream` from `@langchain/langgraph-sdk/react` against the server that serves this page. The
  * assistant comes from `?assistant=`, the thread from `?thread=` (written there when the first message creates
- * it, so a reload keeps the conversation).
+ * it, so a reload keeps the conversation). `?client=agent-chat-ui` or `?client=assistant-ui` sends what those front
+ * ends send (front-ends.ts): after Stop, their own answers to the stopped calls before the next message.
  */
 import type { Message } from "@langchain/langgraph-sdk";
 import { useStream } from "@langchain/langgraph-sdk/react";
 import { useState, type FormEvent } from "react";
+import { FRONT_ENDS, SUBMIT_OPTIONS, nextInput } from "./front-ends.js";
 
 const ASSISTANTS: Record<string, string> = {
   agent: "The example agent, through sanitizeGraph. Press Stop while it searches, then type again.",
@@ -33,6 +35,9 @@ interface Approval {
 const params = new URLSearchParams(window.location.search);
 const requested = params.get("assistant") ?? "agent";
 const assistantId = Object.hasOwn(ASSISTANTS, requested) ? requested : "agent";
+const frontEnd = FRONT_ENDS.find((name) => name === params.get("client"));
+/** agent-chat-ui hides the answers it adds to stopped calls. */
+const shown = (message: Message) => !(frontEnd === "agent-chat-ui" && message.id?.startsWith("do-not-render-"));
 
 function keepInUrl(name: string, value: string) {
   const url = new URL(window.location.href);
@@ -82,6 +87,8 @@ export function Chat() {
     apiUrl: window.location.origin,
     assistantId,
     threadId,
+    // agent-chat-ui's: its view after a run comes from the thread's history.
+    fetchStateHistory: frontEnd === "agent-chat-ui",
     onThreadId: (id) => {
       setThreadId(id);
       keepInUrl("thread", id);
@@ -106,15 +113,14 @@ export function Chat() {
     if (!text) return;
     setDraft("");
     setActivity("");
-    const message: Message = { type: "human", content: text };
-    void stream.submit(
-      { messages: [message] },
-      {
-        // Closing the page or losing the connection cancels the run on the server, as Stop does.
-        onDisconnect: "cancel",
-        optimisticValues: (prev) => ({ ...prev, messages: [...(prev.messages ?? []), message] }),
-      },
-    );
+    const input = frontEnd
+      ? nextInput(frontEnd, stream.messages, text)
+      : { messages: [{ type: "human", content: text }] };
+    void stream.submit(input as { messages: Message[] }, {
+      // Closing the page or losing the connection cancels the run on the server, as Stop does.
+      ...(frontEnd ? SUBMIT_OPTIONS[frontEnd] : { onDisconnect: "cancel" }),
+      optimisticValues: (prev) => ({ ...prev, messages: [...(prev.messages ?? []), ...(input.messages as Message[])] }),
+    });
   }
 
   function resume(action: "approve" | "reject") {
@@ -139,7 +145,7 @@ export function Chat() {
         {threadId && <> Thread {threadId}.</>}
       </p>
       <ol className="messages" aria-label="Messages">
-        {messages.map((message, index) => (
+        {messages.filter(shown).map((message, index) => (
           <MessageItem key={message.id ?? index} message={message} />
         ))}
       </ol>

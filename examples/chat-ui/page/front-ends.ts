@@ -1,6 +1,6 @@
 /**
- * What the chat front ends most LangGraph apps use send as the next input after Stop, ported line for line from their
- * public source:
+ * What the chat front ends most LangGraph apps use send after Stop, ported line for line from their public source, so
+ * this page (`?client=`) and the tests send exactly their requests:
  * - agent-chat-ui (`src/lib/ensure-tool-responses.ts` and the submit in `src/components/thread/index.tsx`, commit
  *   fdc87e6): for every AI message of its view whose next message is not a tool message, a stub for each of its calls;
  * - assistant-ui (`@assistant-ui/react-langgraph`, `autoCancelPendingToolCalls`, on by default): a stub for every call
@@ -8,7 +8,7 @@
  * - a frontend tool's result, as assistant-ui sends it (`onAddToolResult`): the ToolMessage alone, in a new run.
  * Messages are in the wire form the SDK sends (`type`, no classes).
  */
-import { randomUUID } from "node:crypto";
+const randomUUID = () => globalThis.crypto.randomUUID();
 
 /** A message of a client's view, in wire form. */
 export interface ViewMessage {
@@ -21,6 +21,24 @@ export interface ViewMessage {
 
 export type FrontEnd = "agent-chat-ui" | "assistant-ui";
 export const FRONT_ENDS: readonly FrontEnd[] = ["agent-chat-ui", "assistant-ui"];
+
+/**
+ * How each sends a message: agent-chat-ui's `stream.submit` options (a resumable stream, so Stop only closes it and
+ * the run goes on), assistant-ui's stream helper's (`onDisconnect: "cancel"`, so Stop cancels the run).
+ */
+export const SUBMIT_OPTIONS: Record<
+  FrontEnd,
+  {
+    streamMode: ("values" | "messages" | "updates" | "custom")[];
+    streamSubgraphs?: boolean;
+    streamResumable?: boolean;
+    onDisconnect: "cancel" | "continue";
+  }
+> = {
+  // `onDisconnect` is what `useStream` derives for a resumable stream.
+  "agent-chat-ui": { streamMode: ["values"], streamSubgraphs: true, streamResumable: true, onDisconnect: "continue" },
+  "assistant-ui": { streamMode: ["messages", "updates", "custom"], onDisconnect: "cancel" },
+};
 
 /** agent-chat-ui's `ensureToolCallsHaveResponses`: only the very next message counts, whatever call it answers. */
 function agentChatUiStubs(view: readonly ViewMessage[]) {
