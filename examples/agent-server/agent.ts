@@ -17,10 +17,10 @@ export function exampleAgent({ searchDelayMs = 3000 } = {}) {
     tokenDelayMs: 20,
     script: (messages: BaseMessage[]) => {
       const last = messages.at(-1)!;
-      if (last.type === "tool") return { content: `Here is what I found: ${String(last.content)}` };
+      if (last.type === "tool") return { content: `Here is what I found: ${last.text}` };
       return {
         content: "Let me look that up. ",
-        toolCalls: [{ name: "search", args: { query: String(last.content) } }],
+        toolCalls: [{ name: "search", args: { query: last.text } }],
       };
     },
   });
