@@ -31,6 +31,14 @@ function hasOnlyKeys(record: JsonObject, count: number): boolean {
   return keys === count;
 }
 
+/**
+ * The numbers JSON.stringify writes differently from how JSON.parse read them: -0, written as 0, and
+ * ±Infinity (parsed from a literal that overflows a double, such as `1e400`), written as null.
+ */
+const changesInStringify = (item: unknown) => item === 0 || item === Infinity || item === -Infinity;
+/** Such a number as `load()` gets it back from JSON.stringify. */
+const stringified = (item: unknown) => (item === 0 ? 0 : null);
+
 /** `{ lc: 2, type: "undefined" }` and nothing else. */
 const isUndefinedRecord = (record: JsonObject) =>
   record.lc === 2 && record.type === "undefined" && hasOnlyKeys(record, 2);
@@ -38,8 +46,8 @@ const isUndefinedRecord = (record: JsonObject) =>
 /**
  * A value inside a message's kwargs, as stock leaves it: it passes through
  * JSON.stringify before `load()` copies it, so `undefined` records become a
- * dropped key (or `null` in an array) and `-0` becomes `0`; anything `load()`
- * would treat specially defers.
+ * dropped key (or `null` in an array), `-0` becomes `0` and ±Infinity `null`;
+ * anything `load()` would treat specially defers.
  */
 function reviveKwargsValue(value: JsonObject, depth: number): JsonObject {
   if (depth > MAX_KWARGS_DEPTH) throw NEEDS_STOCK_REVIVER;
@@ -47,7 +55,7 @@ function reviveKwargsValue(value: JsonObject, depth: number): JsonObject {
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
       if (isObject(item)) value[i] = isUndefinedRecord(item) ? null : reviveKwargsValue(item, depth + 1);
-      else if (item === 0) value[i] = 0;
+      else if (changesInStringify(item)) value[i] = stringified(item);
     }
     return value;
   }
@@ -55,7 +63,7 @@ function reviveKwargsValue(value: JsonObject, depth: number): JsonObject {
   for (const key in value) {
     if (key === "__proto__" || key === "__lc_escaped__") throw NEEDS_STOCK_REVIVER;
     const item = value[key];
-    if (item === 0) value[key] = 0;
+    if (changesInStringify(item)) value[key] = stringified(item);
     if (!isObject(item)) continue;
     if (isUndefinedRecord(item)) delete value[key];
     else value[key] = reviveKwargsValue(item, depth + 1);
@@ -78,7 +86,7 @@ function reviveMessage(record: JsonObject): unknown {
     if (isObject(value)) {
       if (isUndefinedRecord(value)) continue;
       value = reviveKwargsValue(value, 2);
-    } else if (value === 0) value = 0;
+    } else if (changesInStringify(value)) value = stringified(value);
     const mapped = entry.keyFor(key);
     if (mapped === undefined) throw NEEDS_STOCK_REVIVER;
     fields[mapped] = value;

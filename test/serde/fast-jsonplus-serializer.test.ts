@@ -105,6 +105,14 @@ describe("FastJsonPlusSerializer reads like JsonPlusSerializer", () => {
     ]);
     expect(read.messages).toStrictEqual(history);
   });
+
+  it("reads a number literal that overflows a double in a tool call's args as null, as the stock serializer does", async () => {
+    const json = `{"lc":1,"type":"constructor","id":["langchain_core","messages","AIMessage"],"kwargs":{"content":"","tool_calls":[{"id":"c1","name":"calc","args":{"x":1e400},"type":"tool_call"}]}}`;
+    const read = await fast.loadsTyped("json", json);
+    expect(read).toBeInstanceOf(AIMessage);
+    expect((read as AIMessage).tool_calls?.[0]?.args).toStrictEqual({ x: null });
+    await expectSameRead(json);
+  });
 });
 
 const msg = (name: string, kwargs: string) =>
@@ -136,6 +144,11 @@ describe("FastJsonPlusSerializer on shapes only the stock reviver handles", () =
       ),
     ],
     ["-0 outside any message, which stays -0", `{"a":-0,"b":[-0]}`],
+    [
+      "overflowing literals as whole kwargs fields, which reach the constructor as null",
+      msg("AIMessage", `{"content":1.8e308,"tool_calls":-1e999,"additional_kwargs":{"a":[1e400,-1e400]}}`),
+    ],
+    ["overflowing literals outside any message, which stay infinite", `{"a":1e400,"b":[-1e999,1.8e308]}`],
     ["an undefined record with extra keys", `{"a":{"lc":2,"type":"undefined","b":1}}`],
     ["a __proto__ key", `{"a":{"__proto__":{"polluted":true}},"b":[{"__proto__":1}]}`],
     ["a __proto__ key in kwargs", msg("HumanMessage", `{"content":"x","additional_kwargs":{"__proto__":{"p":1}}}`)],
