@@ -8,7 +8,9 @@
  * Anything else (other LangChain classes, Set/Map/RegExp/Error/Uint8Array and
  * delta-snapshot records, escaped objects, `__proto__` keys, very deep
  * nesting) throws {@link NEEDS_STOCK_REVIVER}, and the caller revives the whole
- * document with the stock serializer, so every result is the stock one.
+ * document with the stock serializer, so every result is the stock one. The
+ * caller does the same when a message constructor throws: which error stock
+ * throws, when several messages' would, depends on the order its awaits settle.
  */
 import { messageClass } from "./message-classes.js";
 
@@ -16,6 +18,13 @@ import { messageClass } from "./message-classes.js";
 export const NEEDS_STOCK_REVIVER: unique symbol = Symbol("needs the stock reviver");
 
 type JsonObject = Record<string, unknown>;
+
+/**
+ * Nesting handled here. The stock reviver recurses once per level and runs out of stack a few
+ * thousand levels down (where depends on the stack left and on what is compiled), so only its
+ * own outcome is the stock one for anything deeper; checkpoints are never nearly this deep.
+ */
+const MAX_DEPTH = 500;
 
 /**
  * Nesting inside a message's kwargs handled here; deeper goes to the stock
@@ -99,12 +108,13 @@ function reviveMessage(record: JsonObject): unknown {
  * its objects and arrays. Throws {@link NEEDS_STOCK_REVIVER} for shapes it
  * leaves to the stock reviver.
  */
-export function reviveJsonPlus(value: unknown): unknown {
+export function reviveJsonPlus(value: unknown, depth = 0): unknown {
   if (!isObject(value)) return value;
+  if (depth > MAX_DEPTH) throw NEEDS_STOCK_REVIVER;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      if (isObject(item)) value[i] = reviveJsonPlus(item);
+      if (isObject(item)) value[i] = reviveJsonPlus(item, depth + 1);
     }
     return value;
   }
@@ -119,7 +129,7 @@ export function reviveJsonPlus(value: unknown): unknown {
   for (const key in value) {
     if (key === "__proto__") throw NEEDS_STOCK_REVIVER;
     const item = value[key];
-    if (isObject(item)) value[key] = reviveJsonPlus(item);
+    if (isObject(item)) value[key] = reviveJsonPlus(item, depth + 1);
   }
   return value;
 }

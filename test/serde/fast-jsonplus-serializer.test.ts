@@ -192,9 +192,24 @@ describe("FastJsonPlusSerializer on shapes only the stock reviver handles", () =
       msg("HumanMessage", `{"content":"x","additional_kwargs":${"[".repeat(60)}${"]".repeat(60)}}`),
     ],
     ["invalid JSON", `{"messages": [`],
+    [
+      "messages whose constructors both throw, with the error the stock reviver settles first",
+      `[${msg("AIMessage", `{"content":[],"response_metadata":""}`)},${msg("AIMessage", `{"response_metadata":null}`)}]`,
+    ],
   ])("rejects %s with the stock error", async (_, json) => {
     const read = await expectSameRead(json);
     expect(read).toHaveProperty("error");
+  });
+
+  it("leaves deep nesting to the stock reviver, whose stack decides whether it throws", async () => {
+    const stockReads = vi.spyOn(JsonPlusSerializer.prototype, "loadsTyped");
+    try {
+      expect(await expectSameRead(`${"[".repeat(600)}${"]".repeat(600)}`)).toHaveProperty("value");
+      // The two stock reads it is compared with, and the fast serializer's own.
+      expect(stockReads).toHaveBeenCalledTimes(3);
+    } finally {
+      stockReads.mockRestore();
+    }
   });
 
   it("passes bytes through and rejects unknown types as the stock serializer does", async () => {
