@@ -20,6 +20,7 @@ import {
   printOutcome,
   sameOutcome,
 } from "../support/serde-values.js";
+import { storedData, storedText } from "../support/raw-json.js";
 
 const stock = new JsonPlusSerializer();
 const fast = new FastJsonPlusSerializer();
@@ -62,6 +63,15 @@ describe("FastJsonPlusSerializer reads like JsonPlusSerializer", () => {
     await fc.assert(
       fc.asyncProperty(raw, async (value) => {
         await expectSameRead(JSON.stringify(value));
+      }),
+      { numRuns },
+    );
+  });
+
+  it("reads any stored text, odd number literals, keys, escapes and bytes included, to the stock values or errors", async () => {
+    await fc.assert(
+      fc.asyncProperty(storedText, async (stored) => {
+        await expectSameRead(storedData(stored));
       }),
       { numRuns },
     );
