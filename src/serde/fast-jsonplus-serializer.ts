@@ -1,6 +1,6 @@
 import { JsonPlusSerializer } from "../langgraph-features.js";
 import { prepareWrite } from "./prepare-write.js";
-import { NEEDS_STOCK_REVIVER, reviveJsonPlus } from "./revive.js";
+import { reviveJsonPlus } from "./revive.js";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -51,10 +51,11 @@ export class FastJsonPlusSerializer extends JsonPlusSerializer {
   override async loadsTyped(type: string, data: Uint8Array | string): Promise<any> {
     if (type !== "json") return super.loadsTyped(type, data);
     const text = typeof data === "string" ? data : decoder.decode(data);
+    const parsed: unknown = JSON.parse(text);
     try {
-      return reviveJsonPlus(JSON.parse(text));
-    } catch (error) {
-      if (error !== NEEDS_STOCK_REVIVER) throw error;
+      return reviveJsonPlus(parsed);
+    } catch {
+      // A shape left to the stock reviver, or a constructor's error (stock may throw another message's first).
       return super.loadsTyped(type, text);
     }
   }

@@ -8,7 +8,9 @@
  * Anything else (other LangChain classes, Set/Map/RegExp/Error/Uint8Array and
  * delta-snapshot records, escaped objects, `__proto__` keys, very deep
  * nesting) throws {@link NEEDS_STOCK_REVIVER}, and the caller revives the whole
- * document with the stock serializer, so every result is the stock one.
+ * document with the stock serializer, so every result is the stock one. The
+ * caller does the same when a message constructor throws: which error stock
+ * throws, when several messages' would, depends on the order its awaits settle.
  */
 import { messageClass } from "./message-classes.js";
 
@@ -16,6 +18,13 @@ import { messageClass } from "./message-classes.js";
 export const NEEDS_STOCK_REVIVER: unique symbol = Symbol("needs the stock reviver");
 
 type JsonObject = Record<string, unknown>;
+
+/**
+ * Nesting handled here. The stock reviver recurses once per level and runs out of stack a few
+ * thousand levels down (where depends on the stack left and on what is compiled), so only its
+ * own outcome is the stock one for anything deeper; checkpoints are never nearly this deep.
+ */
+const MAX_DEPTH = 500;
 
 /**
  * Nesting inside a message's kwargs handled here; deeper goes to the stock
@@ -31,6 +40,14 @@ function hasOnlyKeys(record: JsonObject, count: number): boolean {
   return keys === count;
 }
 
+/**
+ * The numbers JSON.stringify writes differently from how JSON.parse read them: -0, written as 0, and
+ * ±Infinity (parsed from a literal that overflows a double, such as `1e400`), written as null.
+ */
+const changesInStringify = (item: unknown) => item === 0 || item === Infinity || item === -Infinity;
+/** Such a number as `load()` gets it back from JSON.stringify. */
+const stringified = (item: unknown) => (item === 0 ? 0 : null);
+
 /** `{ lc: 2, type: "undefined" }` and nothing else. */
 const isUndefinedRecord = (record: JsonObject) =>
   record.lc === 2 && record.type === "undefined" && hasOnlyKeys(record, 2);
@@ -38,8 +55,8 @@ const isUndefinedRecord = (record: JsonObject) =>
 /**
  * A value inside a message's kwargs, as stock leaves it: it passes through
  * JSON.stringify before `load()` copies it, so `undefined` records become a
- * dropped key (or `null` in an array) and `-0` becomes `0`; anything `load()`
- * would treat specially defers.
+ * dropped key (or `null` in an array), `-0` becomes `0` and ±Infinity `null`;
+ * anything `load()` would treat specially defers.
  */
 function reviveKwargsValue(value: JsonObject, depth: number): JsonObject {
   if (depth > MAX_KWARGS_DEPTH) throw NEEDS_STOCK_REVIVER;
@@ -47,7 +64,7 @@ function reviveKwargsValue(value: JsonObject, depth: number): JsonObject {
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
       if (isObject(item)) value[i] = isUndefinedRecord(item) ? null : reviveKwargsValue(item, depth + 1);
-      else if (item === 0) value[i] = 0;
+      else if (changesInStringify(item)) value[i] = stringified(item);
     }
     return value;
   }
@@ -55,7 +72,7 @@ function reviveKwargsValue(value: JsonObject, depth: number): JsonObject {
   for (const key in value) {
     if (key === "__proto__" || key === "__lc_escaped__") throw NEEDS_STOCK_REVIVER;
     const item = value[key];
-    if (item === 0) value[key] = 0;
+    if (changesInStringify(item)) value[key] = stringified(item);
     if (!isObject(item)) continue;
     if (isUndefinedRecord(item)) delete value[key];
     else value[key] = reviveKwargsValue(item, depth + 1);
@@ -78,7 +95,7 @@ function reviveMessage(record: JsonObject): unknown {
     if (isObject(value)) {
       if (isUndefinedRecord(value)) continue;
       value = reviveKwargsValue(value, 2);
-    } else if (value === 0) value = 0;
+    } else if (changesInStringify(value)) value = stringified(value);
     const mapped = entry.keyFor(key);
     if (mapped === undefined) throw NEEDS_STOCK_REVIVER;
     fields[mapped] = value;
@@ -91,12 +108,13 @@ function reviveMessage(record: JsonObject): unknown {
  * its objects and arrays. Throws {@link NEEDS_STOCK_REVIVER} for shapes it
  * leaves to the stock reviver.
  */
-export function reviveJsonPlus(value: unknown): unknown {
+export function reviveJsonPlus(value: unknown, depth = 0): unknown {
   if (!isObject(value)) return value;
+  if (depth > MAX_DEPTH) throw NEEDS_STOCK_REVIVER;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      if (isObject(item)) value[i] = reviveJsonPlus(item);
+      if (isObject(item)) value[i] = reviveJsonPlus(item, depth + 1);
     }
     return value;
   }
@@ -111,7 +129,7 @@ export function reviveJsonPlus(value: unknown): unknown {
   for (const key in value) {
     if (key === "__proto__") throw NEEDS_STOCK_REVIVER;
     const item = value[key];
-    if (isObject(item)) value[key] = reviveJsonPlus(item);
+    if (isObject(item)) value[key] = reviveJsonPlus(item, depth + 1);
   }
   return value;
 }

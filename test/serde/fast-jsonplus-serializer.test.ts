@@ -20,6 +20,7 @@ import {
   printOutcome,
   sameOutcome,
 } from "../support/serde-values.js";
+import { storedData, storedText } from "../support/raw-json.js";
 
 const stock = new JsonPlusSerializer();
 const fast = new FastJsonPlusSerializer();
@@ -67,6 +68,15 @@ describe("FastJsonPlusSerializer reads like JsonPlusSerializer", () => {
     );
   });
 
+  it("reads any stored text, odd number literals, keys, escapes and bytes included, to the stock values or errors", async () => {
+    await fc.assert(
+      fc.asyncProperty(storedText, async (stored) => {
+        await expectSameRead(storedData(stored));
+      }),
+      { numRuns },
+    );
+  });
+
   it("reads messages, JSON values and undefined without the stock reviver", async () => {
     // Not ToolMessageChunk: load() camel-cases its tool_call_id, which is left to the stock path.
     const plainMessage = messageOf(plainValue, plainKey).filter((m) => m.constructor !== ToolMessageChunk);
@@ -105,6 +115,14 @@ describe("FastJsonPlusSerializer reads like JsonPlusSerializer", () => {
     ]);
     expect(read.messages).toStrictEqual(history);
   });
+
+  it("reads a number literal that overflows a double in a tool call's args as null, as the stock serializer does", async () => {
+    const json = `{"lc":1,"type":"constructor","id":["langchain_core","messages","AIMessage"],"kwargs":{"content":"","tool_calls":[{"id":"c1","name":"calc","args":{"x":1e400},"type":"tool_call"}]}}`;
+    const read = await fast.loadsTyped("json", json);
+    expect(read).toBeInstanceOf(AIMessage);
+    expect((read as AIMessage).tool_calls?.[0]?.args).toStrictEqual({ x: null });
+    await expectSameRead(json);
+  });
 });
 
 const msg = (name: string, kwargs: string) =>
@@ -136,6 +154,11 @@ describe("FastJsonPlusSerializer on shapes only the stock reviver handles", () =
       ),
     ],
     ["-0 outside any message, which stays -0", `{"a":-0,"b":[-0]}`],
+    [
+      "overflowing literals as whole kwargs fields, which reach the constructor as null",
+      msg("AIMessage", `{"content":1.8e308,"tool_calls":-1e999,"additional_kwargs":{"a":[1e400,-1e400]}}`),
+    ],
+    ["overflowing literals outside any message, which stay infinite", `{"a":1e400,"b":[-1e999,1.8e308]}`],
     ["an undefined record with extra keys", `{"a":{"lc":2,"type":"undefined","b":1}}`],
     ["a __proto__ key", `{"a":{"__proto__":{"polluted":true}},"b":[{"__proto__":1}]}`],
     ["a __proto__ key in kwargs", msg("HumanMessage", `{"content":"x","additional_kwargs":{"__proto__":{"p":1}}}`)],
@@ -179,9 +202,24 @@ describe("FastJsonPlusSerializer on shapes only the stock reviver handles", () =
       msg("HumanMessage", `{"content":"x","additional_kwargs":${"[".repeat(60)}${"]".repeat(60)}}`),
     ],
     ["invalid JSON", `{"messages": [`],
+    [
+      "messages whose constructors both throw, with the error the stock reviver settles first",
+      `[${msg("AIMessage", `{"content":[],"response_metadata":""}`)},${msg("AIMessage", `{"response_metadata":null}`)}]`,
+    ],
   ])("rejects %s with the stock error", async (_, json) => {
     const read = await expectSameRead(json);
     expect(read).toHaveProperty("error");
+  });
+
+  it("leaves deep nesting to the stock reviver, whose stack decides whether it throws", async () => {
+    const stockReads = vi.spyOn(JsonPlusSerializer.prototype, "loadsTyped");
+    try {
+      expect(await expectSameRead(`${"[".repeat(600)}${"]".repeat(600)}`)).toHaveProperty("value");
+      // The two stock reads it is compared with, and the fast serializer's own.
+      expect(stockReads).toHaveBeenCalledTimes(3);
+    } finally {
+      stockReads.mockRestore();
+    }
   });
 
   it("passes bytes through and rejects unknown types as the stock serializer does", async () => {
