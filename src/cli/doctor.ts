@@ -3,6 +3,7 @@
  * with `fix` stores the repair as a new checkpoint, so the old one stays in
  * history and the fix can be undone by time travel.
  */
+import { setImmediate } from "node:timers/promises";
 import {
   copyCheckpoint,
   uuid6,
@@ -269,6 +270,9 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
       view.hold(batch.refs, await latest(batch.refs));
       finished.set(position, { findings: await judge(store, reader, events, batch.refs, options), batch });
       add();
+      // A store that answers synchronously (SQLite) resolves every promise at once: a turn of the event loop per
+      // batch lets a signal, or another worker's I/O, through before the scan ends.
+      await setImmediate();
     }
   };
   try {
