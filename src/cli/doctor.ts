@@ -220,14 +220,6 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
     total = options.shard ? Math.round(n / options.shard.count) : n;
     if (options.limit !== undefined) total = Math.min(total, options.limit);
   });
-  const latest =
-    store.latest?.bind(store) ??
-    ((refs: readonly ThreadRef[]) =>
-      Promise.all(
-        refs.map((r) =>
-          store.saver.getTuple({ configurable: { thread_id: r.threadId, checkpoint_ns: r.checkpointNs } }),
-        ),
-      ));
 
   // Batches finish out of order; each is added to the report once those before it are.
   const finished = new Map<number, { findings: ThreadFinding[]; batch: Batch }>();
@@ -252,7 +244,7 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
   const queue = batches(listing.pages, options);
   let sequence = 0;
   const worker = async () => {
-    const view = latestView(store.saver);
+    const view = latestView(store);
     const events: RepairEvent[] = [];
     const reader = new SanitizingCheckpointer(view.saver, {
       markers: options.markers,
@@ -267,7 +259,7 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
     for (let next = await queue.next(); !next.done; next = await queue.next()) {
       const batch = next.value;
       const position = sequence++;
-      view.hold(batch.refs, await latest(batch.refs));
+      await view.load(batch.refs);
       finished.set(position, { findings: await judge(store, reader, events, batch.refs, options), batch });
       add();
       // A store that answers synchronously (SQLite) resolves every promise at once: a turn of the event loop per
