@@ -3,6 +3,7 @@
  * with `fix` stores the repair as a new checkpoint, so the old one stays in
  * history and the fix can be undone by time travel.
  */
+import { setImmediate } from "node:timers/promises";
 import {
   copyCheckpoint,
   uuid6,
@@ -19,6 +20,8 @@ import {
   type ProviderRules,
   type RepairEvent,
 } from "../index.js";
+import { latestView } from "./latest-view.js";
+import { inShard, type Shard } from "./shard.js";
 import type { OpenStore, ThreadRef } from "./store.js";
 
 /** What the doctor did, or would do, with one broken thread. */
@@ -41,17 +44,36 @@ export interface DoctorReport {
   scanned: number;
   broken: number;
   fixed: number;
+  /** Broken threads paused at an interrupt, left alone (counted in `broken`). */
+  paused: number;
   /** Repairs by pattern id, over all broken threads. */
   patterns: Partial<Record<PatternId, number>>;
   /** Threads by pattern id. */
   threadsByPattern: Partial<Record<PatternId, number>>;
+  /** Broken threads, sorted by namespace, then thread id. */
   threads: ThreadFinding[];
+  /** Set when a signal stopped the scan: the last thread scanned, where `--after` / `--resume` continue. */
+  stopped?: { signal: string; after: ThreadRef | null };
+}
+
+/** How far a scan has got, after each batch. */
+export interface DoctorProgress {
+  scanned: number;
+  /** How many the scan will visit, once the store has said (estimated when sharded). */
+  total?: number;
+  estimated: boolean;
+  broken: number;
+  fixed: number;
 }
 
 export interface DoctorOptions {
   fix: boolean;
   threadId?: string;
   checkpointNs?: string;
+  /** Scan only the threads after this one, in the report's order (a stopped run's `stopped.after`). */
+  after?: ThreadRef;
+  /** Scan only this shard's threads. */
+  shard?: Shard;
   /** Scan at most this many (thread, namespace) pairs. */
   limit?: number;
   markers?: MarkerOption;
@@ -61,7 +83,9 @@ export interface DoctorOptions {
   model?: string;
   /** `false` when OpenAI keeps nothing of the app's responses, as the checkpointer's `store` option. */
   store?: boolean;
-  onProgress?: (scanned: number) => void;
+  /** Stops the scan: batches in flight finish, their fixes whole, and the report so far is returned. */
+  signal?: AbortSignal;
+  onProgress?: (progress: DoctorProgress) => void;
 }
 
 /**
@@ -144,37 +168,130 @@ async function sanitizingRead(
 
 type ThreadConfig = { thread_id: string; checkpoint_ns: string };
 
-/** Scans the latest checkpoint of every thread and namespace of `store`. */
+/** Threads read in one batch (one query or pipeline), and batches judged at once. */
+const BATCH = 100;
+const WORKERS = 4;
+
+/** A batch of threads to judge, and the last thread listed up to it (shard filtering skips some). */
+interface Batch {
+  refs: ThreadRef[];
+  through: ThreadRef;
+}
+
+/** The listing cut into batches, this shard's threads only, until the limit or a stop. */
+async function* batches(pages: AsyncIterable<ThreadRef[]>, options: DoctorOptions): AsyncGenerator<Batch> {
+  let taken = 0;
+  for await (const page of pages) {
+    for (let start = 0; start < page.length; start += BATCH) {
+      if (options.signal?.aborted) return;
+      const listed = page.slice(start, start + BATCH);
+      let refs = options.shard ? listed.filter((r) => inShard(r.threadId, options.shard!)) : listed;
+      if (options.limit !== undefined) refs = refs.slice(0, options.limit - taken);
+      taken += refs.length;
+      if (refs.length > 0) yield { refs, through: listed[listed.length - 1]! };
+      if (taken === options.limit) return;
+    }
+  }
+}
+
+/**
+ * Scans the latest checkpoint of every thread and namespace of `store`, in the report's order: batches are read
+ * in one query (or pipeline) each and judged by a few workers at once, and findings are added in order.
+ */
 export async function runDoctor(store: OpenStore, options: DoctorOptions): Promise<DoctorReport> {
   const report: DoctorReport = {
     store: store.description,
     scanned: 0,
     broken: 0,
     fixed: 0,
+    paused: 0,
     patterns: {},
     threadsByPattern: {},
     threads: [],
   };
-  const events: RepairEvent[] = [];
-  const reader = new SanitizingCheckpointer(store.saver, {
-    markers: options.markers,
-    provider: options.provider,
-    model: options.model,
-    store: options.store,
-    onRepair: (event) => events.push(event),
-    // Recorded when the doctor runs under an OpenTelemetry SDK (docs/observability.md).
-    telemetry: { entryPoint: "doctor" },
+  const listing = store.threads({
+    threadId: options.threadId,
+    checkpointNs: options.checkpointNs,
+    after: options.after,
   });
-  for await (const ref of store.threads({ threadId: options.threadId, checkpointNs: options.checkpointNs })) {
-    if (options.limit !== undefined && report.scanned >= options.limit) break;
-    report.scanned++;
-    options.onProgress?.(report.scanned);
+  let total: number | undefined;
+  void listing.total.then((n) => {
+    if (n === undefined) return;
+    total = options.shard ? Math.round(n / options.shard.count) : n;
+    if (options.limit !== undefined) total = Math.min(total, options.limit);
+  });
+
+  // Batches finish out of order; each is added to the report once those before it are.
+  const finished = new Map<number, { findings: ThreadFinding[]; batch: Batch }>();
+  let nextToAdd = 0;
+  let lastAdded: ThreadRef | null = options.after ?? null;
+  const add = () => {
+    for (let done = finished.get(nextToAdd); done !== undefined; done = finished.get(nextToAdd)) {
+      finished.delete(nextToAdd++);
+      report.scanned += done.batch.refs.length;
+      lastAdded = done.batch.through;
+      for (const finding of done.findings) record(report, finding);
+    }
+    options.onProgress?.({
+      scanned: report.scanned,
+      total,
+      estimated: options.shard !== undefined,
+      broken: report.broken,
+      fixed: report.fixed,
+    });
+  };
+
+  const queue = batches(listing.pages, options);
+  let sequence = 0;
+  const worker = async () => {
+    const view = latestView(store);
+    const events: RepairEvent[] = [];
+    const reader = new SanitizingCheckpointer(view.saver, {
+      markers: options.markers,
+      provider: options.provider,
+      model: options.model,
+      store: options.store,
+      onRepair: (event) => events.push(event),
+      // Recorded when the doctor runs under an OpenTelemetry SDK (docs/observability.md).
+      telemetry: { entryPoint: "doctor" },
+    });
+    // Async generators queue concurrent next() calls: each worker takes the next batch in order.
+    for (let next = await queue.next(); !next.done; next = await queue.next()) {
+      const batch = next.value;
+      const position = sequence++;
+      await view.load(batch.refs);
+      finished.set(position, { findings: await judge(store, reader, events, batch.refs, options), batch });
+      add();
+      // A store that answers synchronously (SQLite) resolves every promise at once: a turn of the event loop per
+      // batch lets a signal, or another worker's I/O, through before the scan ends.
+      await setImmediate();
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: WORKERS }, worker));
+  } finally {
+    await queue.return(undefined);
+  }
+  if (options.signal?.aborted) report.stopped = { signal: String(options.signal.reason ?? "signal"), after: lastAdded };
+  return report;
+}
+
+/** Judges each thread of a batch in turn; the batch's fixes are written together, each as one checkpoint. */
+async function judge(
+  store: OpenStore,
+  reader: SanitizingCheckpointer,
+  events: RepairEvent[],
+  refs: ThreadRef[],
+  options: DoctorOptions,
+): Promise<ThreadFinding[]> {
+  const findings: ThreadFinding[] = [];
+  const fixes: Promise<void>[] = [];
+  for (const ref of refs) {
     const read = await sanitizingRead(reader, events, {
       configurable: { thread_id: ref.threadId, checkpoint_ns: ref.checkpointNs },
     });
     if (read === undefined || read.repaired.length === 0) continue;
     const { tuple, repaired, snapshots } = read;
-
     const patterns: Partial<Record<PatternId, number>> = {};
     for (const { repairs } of repaired) for (const { code } of repairs) patterns[code] = (patterns[code] ?? 0) + 1;
     const interrupted = hasPendingInterrupt(tuple.pendingWrites);
@@ -187,21 +304,27 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
       action: interrupted ? "paused-at-interrupt" : "would-fix",
     };
     if (options.fix && !interrupted) {
-      finding.fixedCheckpointId = await storeRepair(
-        store.saver,
-        tuple,
-        repaired.map((c) => c.channel),
-        snapshots,
+      const channels = repaired.map((c) => c.channel);
+      fixes.push(
+        storeRepair(store.saver, tuple, channels, snapshots).then((id) => {
+          finding.fixedCheckpointId = id;
+          finding.action = "fixed";
+        }),
       );
-      finding.action = "fixed";
-      report.fixed++;
     }
-    report.broken++;
-    for (const [code, count] of Object.entries(patterns) as [PatternId, number][]) {
-      report.patterns[code] = (report.patterns[code] ?? 0) + count;
-      report.threadsByPattern[code] = (report.threadsByPattern[code] ?? 0) + 1;
-    }
-    report.threads.push(finding);
+    findings.push(finding);
   }
-  return report;
+  await Promise.all(fixes);
+  return findings;
+}
+
+function record(report: DoctorReport, finding: ThreadFinding): void {
+  report.broken++;
+  if (finding.action === "fixed") report.fixed++;
+  if (finding.action === "paused-at-interrupt") report.paused++;
+  for (const [code, count] of Object.entries(finding.patterns) as [PatternId, number][]) {
+    report.patterns[code] = (report.patterns[code] ?? 0) + count;
+    report.threadsByPattern[code] = (report.threadsByPattern[code] ?? 0) + 1;
+  }
+  report.threads.push(finding);
 }

@@ -2,9 +2,10 @@
 /**
  * `langgraph-checkpoint-sanitizer doctor`: finds (and with --fix, repairs)
  * the threads of an existing checkpoint store whose history is broken.
- * Exit codes: 0 nothing broken, 1 broken threads found or fixed, 2 usage or connection error.
+ * Exit codes: 0 nothing left to fix, 1 broken threads left (or paused ones, with --fail-on-paused), 2 usage or
+ * store error, 128 + the signal's number when a signal stopped the scan (130 for SIGINT, 143 for SIGTERM).
  */
-import { realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import {
@@ -17,22 +18,29 @@ import {
   type RepairRules,
 } from "../index.js";
 import { runDoctor, type DoctorReport } from "./doctor.js";
-import { DoctorStoreError, DoctorUsageError, type OpenStore } from "./store.js";
+import { progressReporter } from "./progress.js";
+import { parseShard } from "./shard.js";
+import { DoctorStoreError, DoctorUsageError, type OpenStore, type ThreadRef } from "./store.js";
 import { openPostgres } from "./stores/postgres.js";
 import { openRedis } from "./stores/redis.js";
 import { openSqlite } from "./stores/sqlite.js";
 
 const USAGE = `usage: langgraph-checkpoint-sanitizer doctor (--sqlite FILE | --postgres URL [--schema NAME] | --redis URL [--prefix PREFIX])
-         [--thread ID] [--namespace NS] [--limit N] [--fix] [--json] [--markers en|ko]
-         [--provider NAME] [--model NAME] [--no-store]`;
+         [--thread ID] [--namespace NS] [--limit N] [--shard K/N] [--after ID [--after-namespace NS] | --resume FILE]
+         [--fix] [--json] [--quiet] [--fail-on-paused] [--markers en|ko] [--provider NAME] [--model NAME] [--no-store]`;
 
 /** Where the CLI writes; a test passes its own. */
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  /** Whether stderr is a terminal (progress is drawn only there). */
+  /** Whether stderr is a terminal: progress is redrawn in place there, and printed every few seconds elsewhere. */
   isTTY: boolean;
+  /** Aborted (with the signal's name as its reason) to stop the scan; the bin aborts it on SIGINT and SIGTERM. */
+  signal?: AbortSignal;
 }
+
+/** The exit code of a scan a signal stopped: 128 + the signal's number, as shells report it. */
+const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
 const OPTIONS = {
   sqlite: { type: "string" },
@@ -43,8 +51,14 @@ const OPTIONS = {
   thread: { type: "string" },
   namespace: { type: "string" },
   limit: { type: "string" },
+  shard: { type: "string" },
+  after: { type: "string" },
+  "after-namespace": { type: "string" },
+  resume: { type: "string" },
   fix: { type: "boolean", default: false },
   json: { type: "boolean", default: false },
+  quiet: { type: "boolean", default: false },
+  "fail-on-paused": { type: "boolean", default: false },
   markers: { type: "string" },
   provider: { type: "string" },
   model: { type: "string" },
@@ -75,12 +89,33 @@ function parse(argv: string[]) {
     if (!Number.isInteger(limit) || limit <= 0)
       throw new DoctorUsageError(`--limit takes a positive whole number, got ${values.limit}`);
   }
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  const after = resumePoint(values);
   const markers = values.markers as MarkerOption | undefined;
   const provider = values.provider as ProviderRules | undefined;
   const model = values.model;
   if (model !== undefined && model.trim() === "") throw new DoctorUsageError("--model takes the name of a model");
   checkRepairFlags({ markers, provider });
-  return { help: false as const, store: stores[0]!, values, limit, markers, provider, model };
+  return { help: false as const, store: stores[0]!, values, limit, shard, after, markers, provider, model };
+}
+
+/** Where the scan starts: after the thread `--after` names, or where the run whose report `--resume` reads stopped. */
+function resumePoint(values: { after?: string; "after-namespace"?: string; resume?: string }): ThreadRef | undefined {
+  if (values["after-namespace"] !== undefined && values.after === undefined)
+    throw new DoctorUsageError("--after-namespace goes with --after");
+  if (values.resume !== undefined && values.after !== undefined)
+    throw new DoctorUsageError("give --after or --resume, not both");
+  if (values.after !== undefined) return { threadId: values.after, checkpointNs: values["after-namespace"] ?? "" };
+  if (values.resume === undefined) return undefined;
+  let report: Partial<DoctorReport>;
+  try {
+    report = JSON.parse(readFileSync(values.resume, "utf8")) as Partial<DoctorReport>;
+  } catch (error) {
+    throw new DoctorUsageError(`--resume cannot read ${values.resume}: ${(error as Error).message.split("\n")[0]}`);
+  }
+  if (typeof report.stopped !== "object" || report.stopped === null)
+    throw new DoctorUsageError(`--resume takes the --json report of a stopped run; ${values.resume} is not one`);
+  return report.stopped.after ?? undefined;
 }
 
 /** The repair's own check of `flags`, as a usage error naming the flag and the values it takes. */
@@ -126,12 +161,26 @@ function table(rows: string[][]): string {
     .join("\n");
 }
 
+/** An id as a shell argument, when it can be shown as one safely; else as the text report prints it. */
+const shellArgument = (id: string): string =>
+  id.search(UNSAFE) === -1 ? `'${id.replaceAll("'", "'\\''")}'` : printable(id);
+
+/** How a stopped run continues. */
+function continuation({ signal, after }: NonNullable<DoctorReport["stopped"]>, json: boolean): string {
+  const flags = after
+    ? `--after ${shellArgument(after.threadId)}${after.checkpointNs ? ` --after-namespace ${shellArgument(after.checkpointNs)}` : ""}`
+    : "no --after (no thread was finished)";
+  const resume = json ? " (or --resume with this report saved to a file)" : "";
+  return `Stopped by ${signal}; the fixes under way were finished. To continue, run the same command with ${flags}${resume}.`;
+}
+
 /** The report as text: a summary by pattern, then the affected threads. */
 function formatReport(report: DoctorReport, fix: boolean): string {
-  const paused = report.threads.filter((t) => t.action === "paused-at-interrupt").length;
+  const { paused } = report;
   const lines = [
     `Scanned ${report.scanned} thread namespaces in ${report.store}: ${report.broken} broken${paused ? `, ${paused} of them paused at an interrupt (never touched)` : ""}${fix ? `, ${report.fixed} fixed` : ""}.`,
   ];
+  if (report.stopped) lines.push(continuation(report.stopped, false));
   if (report.broken === 0) return lines.join("\n");
   const kinds = (Object.keys(PATTERNS) as PatternId[]).filter((k) => report.patterns[k]);
   lines.push(
@@ -178,31 +227,33 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       return 0;
     }
     store = await open(args.store, args.values);
-    const started = Date.now();
+    const progress = args.values.quiet ? undefined : progressReporter(io.stderr, io.isTTY);
     const report = await runDoctor(store, {
       fix: args.values.fix,
       threadId: args.values.thread,
       checkpointNs: args.values.namespace,
+      after: args.after,
+      shard: args.shard,
       limit: args.limit,
       markers: args.markers,
       provider: args.provider,
       model: args.model,
       ...(args.values["no-store"] ? { store: false } : {}),
-      onProgress: io.isTTY
-        ? (n) => {
-            if (n % 50 !== 0) return;
-            const rate = n / Math.max((Date.now() - started) / 1000, 0.001);
-            io.stderr(`\rscanned ${n} thread namespaces (${rate.toFixed(0)}/s)`);
-          }
-        : undefined,
+      signal: io.signal,
+      onProgress: progress?.update,
     });
-    if (io.isTTY) io.stderr("\r\x1b[K");
+    progress?.end();
     io.stdout(
       args.values.json
         ? JSON.stringify({ ...report, fix: args.values.fix }, null, 2)
         : formatReport(report, args.values.fix),
     );
-    return report.broken > 0 ? 1 : 0;
+    if (report.stopped) {
+      if (args.values.json) io.stderr(continuation(report.stopped, true));
+      return SIGNAL_EXIT[report.stopped.signal] ?? 130;
+    }
+    const left = report.broken - report.fixed - report.paused;
+    return left > 0 || (args.values["fail-on-paused"] && report.paused > 0) ? 1 : 0;
   } catch (error) {
     if (error instanceof DoctorUsageError) io.stderr(`langgraph-checkpoint-sanitizer: ${error.message}\n${USAGE}`);
     else if (error instanceof DoctorStoreError) io.stderr(`langgraph-checkpoint-sanitizer: ${error.message}`);
@@ -215,10 +266,19 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 
 // Run when executed as the bin (npm links it, hence realpath), not when imported by tests.
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  // The first SIGINT or SIGTERM stops the scan after the batches in flight; a second one ends the process at once.
+  const stop = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
+    stop.abort(signal);
+  };
+  process.on("SIGINT", onSignal).on("SIGTERM", onSignal);
   const code = await main(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(`${text}\n`),
     stderr: (text) => process.stderr.write(text.startsWith("\r") ? text : `${text}\n`),
     isTTY: Boolean(process.stderr.isTTY),
+    signal: stop.signal,
   });
+  process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
   process.exitCode = code;
 }

@@ -39,6 +39,21 @@ export interface ReadPathSaver {
 const BY_ID = "WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3";
 const LATEST = "WHERE thread_id = $1 AND checkpoint_ns = $2 ORDER BY checkpoint_id DESC LIMIT 1";
 
+/** A thread's checkpoints in one namespace, as {@link PostgresReadPath.latest} names them. */
+export interface NamespaceRef {
+  threadId: string;
+  checkpointNs: string;
+}
+
+/** The latest checkpoint of each (thread, namespace) of `$1`/`$2`: LATEST for each, one index probe apiece. */
+const latestOfEach = (schema: string) => `unnest($1::text[], $2::text[]) as ref(thread, ns)
+  cross join lateral (
+    select * from "${schema}".checkpoints
+    where thread_id = ref.thread and checkpoint_ns = ref.ns order by checkpoint_id desc limit 1
+  ) as latest`;
+
+const refKey = (threadId: string, checkpointNs: string) => JSON.stringify([threadId, checkpointNs]);
+
 /** Checkpoints from before LangGraph stored pending sends as a channel: the official saver migrates them on read. */
 const needsSendsMigration = (stored: StoredCheckpoint) => stored.checkpoint.v < 4 && stored.parentCheckpointId !== null;
 
@@ -68,6 +83,26 @@ export class PostgresReadPath {
       return this.legacyGetTuple({ ...config, configurable: { ...config.configurable, checkpoint_id: checkpointId } });
     }
     return this.toTuple(stored, thread_id, checkpoint_ns);
+  }
+
+  /**
+   * The latest checkpoint of each of `refs`, as `getTuple` without a `checkpoint_id` returns it, in one statement:
+   * the doctor reads a page of threads at a time.
+   */
+  async latest(refs: readonly NamespaceRef[]): Promise<(CheckpointTuple | undefined)[]> {
+    if (refs.length === 0) return [];
+    const args = [refs.map((r) => r.threadId), refs.map((r) => r.checkpointNs)];
+    const { rows } = await this.pool.query(textQuery(readSql(this.schema, "", latestOfEach(this.schema)), args));
+    const found = new Map(groupRows(rows).map((stored) => [refKey(stored.threadId, stored.checkpointNs), stored]));
+    return Promise.all(
+      refs.map(({ threadId, checkpointNs }) => {
+        const stored = found.get(refKey(threadId, checkpointNs));
+        if (stored === undefined) return undefined;
+        if (!needsSendsMigration(stored)) return this.toTuple(stored, threadId, checkpointNs);
+        const configurable = { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: stored.checkpointId };
+        return this.legacyGetTuple({ configurable });
+      }),
+    );
   }
 
   async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {

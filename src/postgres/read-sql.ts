@@ -44,20 +44,21 @@ const blobColumns = (alias: string) => {
 
 /**
  * `selection` filters, orders and limits `checkpoints` (unqualified columns,
- * `$n` parameters) as in the official saver's query. Blobs are matched to each
+ * `$n` parameters) as in the official saver's query; `source` replaces the
+ * table with a set of its rows (a batch's latest checkpoints). Blobs are matched to each
  * checkpoint's `channel_versions` as there, but each by its primary key: the
  * official join lets the planner scan every stored version of the thread's
  * channels, which grows with the thread's history. `pos` numbers the checkpoints in
  * the order they are returned and `ord` the writes of each in `(task_id, idx)`
  * order, as the official saver orders them, without sorting the blob rows.
  */
-export function readSql(schema: string, selection: string): string {
+export function readSql(schema: string, selection: string, source = `"${schema}".checkpoints`): string {
   const table = (name: string) => `"${schema}".${name}`;
   return `with cp as (
   select *, row_number() over (order by checkpoint_id desc) as pos
   from (
     select thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata
-    from ${table("checkpoints")} ${selection}
+    from ${source} ${selection}
   ) as selected
 )
 select '${CHECKPOINT_ROW}' as kind, cp.pos::text as pos, null::text as ord, cp.thread_id, cp.checkpoint_ns,

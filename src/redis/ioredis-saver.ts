@@ -263,7 +263,8 @@ export class IORedisSaver extends BaseCheckpointSaver {
   /**
    * Every (thread, namespace) pair this saver holds, for tools that visit each thread (the doctor). Threads come a
    * page at a time through SCAN on every master, so a store of any size is walked holding only the ids visited,
-   * not the checkpoints; the graph's own reads never scan. Namespaces are in order within a thread.
+   * not the checkpoints; the graph's own reads never scan. Namespaces are in order within a thread. The namespaces
+   * of a page's threads are asked for all at once, so a page costs one round trip, not one per thread.
    */
   async *threads(filter: { threadId?: string; checkpointNs?: string } = {}): AsyncGenerator<{
     threadId: string;
@@ -281,11 +282,8 @@ export class IORedisSaver extends BaseCheckpointSaver {
     // SCAN may return a key twice (when the keyspace is rehashed during the scan); each thread is visited once.
     const visited = new Set<string>();
     for await (const page of scanThreads(this.client, this.keys)) {
-      for (const id of page.sort()) {
-        if (visited.has(id)) continue;
-        visited.add(id);
-        yield* await pairs(id);
-      }
+      const fresh = page.sort().filter((id) => !visited.has(id) && visited.add(id));
+      for (const threadPairs of await Promise.all(fresh.map(pairs))) yield* threadPairs;
     }
   }
 

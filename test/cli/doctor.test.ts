@@ -3,8 +3,11 @@ import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { interrupt } from "@langchain/langgraph";
-import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import type { Redis } from "ioredis";
+import type { IORedisSaver } from "../../src/redis/index.js";
+import { INTERRUPT } from "@langchain/langgraph-checkpoint";
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,7 +19,7 @@ import { calls } from "../support/messages.js";
 import { rejectingProviders } from "../support/provider-rules.js";
 import { storeFinishedRun } from "../wire/agents.js";
 import { reactGraph, type MessagesField } from "../support/react-graph.js";
-import { postgresFactory, redisFactory, saverFactories } from "../support/savers.js";
+import { deleteKeys, postgresFactory, redisFactory, saverFactories, unique } from "../support/savers.js";
 import { POSTGRES_URL, REDIS_URL } from "../support/services.js";
 import { FIRST_QUESTION, agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";
 
@@ -48,6 +51,13 @@ async function seed(saver: BaseCheckpointSaver, field: MessagesField = "Messages
   const approval = reactGraph({ model: agentModel("anthropic"), tools, field }).compile(saver);
   await approval.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, { configurable: { thread_id: "paused" } });
 }
+
+/** A finished run whose tool call was never answered before the next user turn (patterns B and C). */
+const BROKEN_HISTORY = [
+  new HumanMessage({ id: "h1", content: "hi" }),
+  calls("a1", "c1"),
+  new HumanMessage({ id: "h2", content: "again" }),
+];
 
 const EXPECTED_BROKEN = [
   { threadId: "cancelled-in-llm", patterns: { A: 1 } },
@@ -83,14 +93,27 @@ async function postgresStore(): Promise<StoreUnderTest> {
     close: () => postgresFactory.destroy(saver),
   };
 }
+/**
+ * Keys of another app sharing the server, some laid out as another IORedisSaver's threads: SCAN walks them too, so
+ * the store's own threads come in several pages, in an order that depends on what else the server holds.
+ */
+async function foreignKeys(client: Redis): Promise<() => Promise<void>> {
+  const prefix = `doctor-foreign-${unique()}`;
+  const pipeline = client.pipeline();
+  for (let i = 0; i < 3000; i++)
+    pipeline.set(i % 2 ? `${prefix}:{thread-${i}}:namespaces` : `${prefix}:session:${i}`, "x");
+  await pipeline.exec();
+  return () => deleteKeys(client, prefix);
+}
 async function redisStore(): Promise<StoreUnderTest> {
   const saver = await redisFactory.create();
   const { prefix } = (saver as unknown as { keys: { prefix: string } }).keys;
+  const removeForeignKeys = await foreignKeys((saver as IORedisSaver).client as Redis);
   return {
     name: "redis",
     args: ["--redis", REDIS_URL, "--prefix", prefix],
     saver,
-    close: () => redisFactory.destroy(saver),
+    close: async () => (await removeForeignKeys(), await redisFactory.destroy(saver)),
   };
 }
 
@@ -143,7 +166,7 @@ describe.each(STORES)("doctor on %s", (_, openStore) => {
     const store = await prepared;
     const pausedBefore = await store.saver.getTuple({ configurable: { thread_id: "paused" } });
     const fixed = await json(...store.args, "--fix");
-    expect(fixed.code).toBe(1);
+    expect(fixed.code).toBe(0); // nothing left to fix
     expect(fixed.report.fixed).toBe(3);
 
     // The old checkpoint stays in history as the parent of the fix.
@@ -168,6 +191,26 @@ describe.each(STORES)("doctor on %s", (_, openStore) => {
       expect(model.rejections).toEqual([]);
       expect(rejectingProviders(messages)).toEqual({});
     }
+  });
+
+  it("reports threads sorted by namespace, then thread id, the same on every run", async () => {
+    const store = await openStore();
+    stores.push(store);
+    const ids = ["m", "a-10", "z", "a-9", "b", "a-1", "Z", "0", "a-2", "y"];
+    for (const id of ids) await storeFinishedRun(store.saver, id, BROKEN_HISTORY);
+    // The same broken checkpoint in a namespace of its own, for two threads: listed after every "" namespace.
+    const template = (await store.saver.getTuple({ configurable: { thread_id: "m", checkpoint_ns: "" } }))!;
+    for (const id of ["z", "b"])
+      await store.saver.put(
+        { configurable: { thread_id: id, checkpoint_ns: "sub:1" } },
+        template.checkpoint,
+        template.metadata!,
+        template.checkpoint.channel_versions,
+      );
+    const expected = [...[...ids].sort().map((id) => [id, ""]), ["b", "sub:1"], ["z", "sub:1"]];
+    const first = await json(...store.args);
+    expect(first.report.threads.map((t) => [t.threadId, t.checkpointNs])).toEqual(expected);
+    expect((await json(...store.args)).report.threads).toEqual(first.report.threads);
   });
 
   it("finds and fixes broken delta threads (MessagesDeltaValue) the same way", async () => {
@@ -207,12 +250,7 @@ describe("doctor on hostile thread ids", () => {
         "\u202eevil",
         "in\u200bvisible\u200e",
       ];
-      const broken = [
-        new HumanMessage({ id: "h1", content: "hi" }),
-        calls("a1", "c1"),
-        new HumanMessage({ id: "h2", content: "again" }),
-      ];
-      for (const id of ids) await storeFinishedRun(store.saver, id, broken);
+      for (const id of ids) await storeFinishedRun(store.saver, id, BROKEN_HISTORY);
       const { stdout } = await doctor(...store.args);
       expect(stdout).toMatch(/: 4 broken\./);
       // eslint-disable-next-line no-control-regex -- no control character but the line breaks between rows
@@ -335,30 +373,181 @@ describe("doctor dry run", () => {
   });
 });
 
+/** A SQLite store of `count` threads (`thread-00000` on), each a copy of one cancelled mid-model (pattern A). */
+async function seededSqlite(count: number): Promise<StoreUnderTest> {
+  const store = await sqliteStore();
+  const saver = store.saver as SqliteSaver;
+  // Seeded with plain puts: running thousands of graphs would take minutes and prove nothing more.
+  await cancelFirstTurn(saver, "during-llm", "thread-00000");
+  const template = (await saver.getTuple({ configurable: { thread_id: "thread-00000" } }))!;
+  saver.db.exec("BEGIN");
+  for (let i = 1; i < count; i++) {
+    await saver.put(
+      { configurable: { thread_id: `thread-${String(i).padStart(5, "0")}`, checkpoint_ns: "" } },
+      template.checkpoint,
+      template.metadata!,
+    );
+  }
+  saver.db.exec("COMMIT");
+  return store;
+}
+
 describe("doctor at scale", () => {
   it("scans a store of 10,000 threads a page at a time", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "doctor-scale-"));
-    const file = join(dir, "threads.sqlite");
-    const saver = SqliteSaver.fromConnString(file);
-    // Seeded with plain puts: running 10,000 graphs would take minutes and prove nothing more.
-    await cancelFirstTurn(saver, "during-llm", "thread-00000");
-    const template = await saver.getTuple({ configurable: { thread_id: "thread-00000" } });
-    saver.db.exec("BEGIN");
-    for (let i = 1; i < 10_000; i++) {
-      await saver.put(
-        { configurable: { thread_id: `thread-${String(i).padStart(5, "0")}`, checkpoint_ns: "" } },
-        template!.checkpoint,
-        template!.metadata!,
-      );
+    const store = await seededSqlite(10_000);
+    try {
+      const { code, report } = await json(...store.args);
+      expect(code).toBe(1);
+      expect(report.scanned).toBe(10_000);
+      expect(report.broken).toBe(10_000);
+      expect(report.patterns).toEqual({ A: 10_000 });
+    } finally {
+      await store.close();
     }
-    saver.db.exec("COMMIT");
-    const { code, report } = await json("--sqlite", file);
-    expect(code).toBe(1);
-    expect(report.scanned).toBe(10_000);
-    expect(report.broken).toBe(10_000);
-    expect(report.patterns).toEqual({ A: 10_000 });
-    saver.db.close();
-    rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
+});
+
+describe("doctor exit codes", () => {
+  it("0 when nothing is left to fix, 1 while broken threads are left, paused ones only with --fail-on-paused", async () => {
+    const store = await sqliteStore();
+    try {
+      await nextTurn(store.saver, "anthropic", "clean");
+      expect((await json(...store.args)).code).toBe(0);
+      // A broken history paused at an interrupt: reported, never touched, and no failure by default.
+      // Broken before its last turn (what a tail policy preserves at an interrupt is not repaired).
+      const answered = [new AIMessage({ id: "a2", content: "ok" }), new HumanMessage({ id: "h3", content: "more" })];
+      await storeFinishedRun(store.saver, "paused", [...BROKEN_HISTORY, ...answered]);
+      const latest = (await store.saver.getTuple({ configurable: { thread_id: "paused", checkpoint_ns: "" } }))!;
+      await store.saver.putWrites(latest.config, [[INTERRUPT, [{ value: "approve?" }]]], "task-1");
+      const paused = await json(...store.args);
+      expect(paused).toMatchObject({ code: 0, report: { broken: 1, paused: 1 } });
+      expect(paused.report.threads[0]!.action).toBe("paused-at-interrupt");
+      expect((await json(...store.args, "--fail-on-paused")).code).toBe(1);
+      expect((await doctor(...store.args)).stdout).toContain("1 of them paused at an interrupt (never touched)");
+
+      await storeFinishedRun(store.saver, "broken", BROKEN_HISTORY);
+      expect((await json(...store.args)).code).toBe(1);
+      expect(await json(...store.args, "--fix")).toMatchObject({ code: 0, report: { fixed: 1, paused: 1 } });
+      expect((await json(...store.args)).code).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("128 + the signal's number when a signal stopped the scan, with where to continue", async () => {
+    const store = await seededSqlite(300);
+    try {
+      for (const [signal, code] of [
+        ["SIGINT", 130],
+        ["SIGTERM", 143],
+      ] as const) {
+        const stop = new AbortController();
+        stop.abort(signal);
+        const out: string[] = [];
+        const err: string[] = [];
+        const argv = ["doctor", ...store.args, "--json"];
+        expect(
+          await main(argv, {
+            stdout: (t) => out.push(t),
+            stderr: (t) => err.push(t),
+            isTTY: false,
+            signal: stop.signal,
+          }),
+        ).toBe(code);
+        expect(JSON.parse(out.join("\n"))).toMatchObject({ scanned: 0, stopped: { signal, after: null } });
+        expect(err.join("\n")).toContain(`Stopped by ${signal}`);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe("doctor --shard, --after and progress", () => {
+  it("splits the threads between shards, each once, and --after starts after a thread", async () => {
+    const store = await seededSqlite(600);
+    try {
+      const shards = await Promise.all(["1/3", "2/3", "3/3"].map((shard) => json(...store.args, "--shard", shard)));
+      const ids = shards.map((s) => s.report.threads.map((t) => t.threadId));
+      for (const shard of ids) expect(shard.length).toBeGreaterThan(100);
+      expect(ids.flat().sort()).toEqual((await json(...store.args)).report.threads.map((t) => t.threadId));
+      const after = await json(...store.args, "--after", "thread-00549");
+      expect(after.report.threads.map((t) => t.threadId)).toEqual(
+        Array.from({ length: 50 }, (_, i) => `thread-${String(550 + i).padStart(5, "0")}`),
+      );
+      expect((await doctor(...store.args, "--shard", "4/3")).stderr).toContain("--shard takes K/N with 1 <= K <= N");
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("prints progress lines on stderr off a terminal, and none with --quiet", async () => {
+    const store = await seededSqlite(300);
+    try {
+      const { stderr } = await doctor(...store.args);
+      expect(stderr).toMatch(/^doctor: scanned \d+ of 300 \(\d+%\), [\d,]+\/s, ETA \d+:\d\d, \d+ broken$/m);
+      expect((await doctor(...store.args, "--quiet")).stderr).toBe("");
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+/** The doctor as a real process (the bin's own signal handling): its output as it comes, and its exit. */
+function doctorProcess(argv: string[]) {
+  const main = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
+  const child = spawn(process.execPath, ["--import", "tsx", main, "doctor", ...argv], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output = { stdout: "", stderr: "" };
+  child.stdout.on("data", (chunk: Buffer) => (output.stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output.stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, output, exited };
+}
+
+describe("doctor stopped by SIGINT", () => {
+  it("during --fix finishes the fixes under way, prints the whole --json report, and a resumed run fixes the rest once", async () => {
+    const store = await seededSqlite(5000);
+    try {
+      const run = doctorProcess([...store.args, "--fix", "--json"]);
+      await new Promise<void>((resolve) =>
+        run.child.stderr.on("data", () => run.output.stderr.includes("doctor: scanned") && resolve()),
+      );
+      run.child.kill("SIGINT");
+      expect(await run.exited).toBe(130);
+      const stopped = JSON.parse(run.output.stdout) as DoctorReport;
+      expect(stopped.stopped).toMatchObject({ signal: "SIGINT", after: { checkpointNs: "" } });
+      expect(stopped.scanned).toBeGreaterThan(0);
+      expect(stopped.scanned).toBeLessThan(5000);
+      // Complete: every thread scanned is in order, fixed, and counted; the last one is where to continue.
+      expect(stopped.threads.map((t) => t.threadId)).toEqual(
+        Array.from({ length: stopped.scanned }, (_, i) => `thread-${String(i).padStart(5, "0")}`),
+      );
+      expect(stopped.threads.every((t) => t.action === "fixed")).toBe(true);
+      expect(stopped.fixed).toBe(stopped.scanned);
+      expect(stopped.stopped!.after!.threadId).toBe(stopped.threads.at(-1)!.threadId);
+      expect(run.output.stderr).toContain("Stopped by SIGINT; the fixes under way were finished.");
+      for (const finding of stopped.threads.slice(-3)) {
+        const latest = await store.saver.getTuple({ configurable: { thread_id: finding.threadId, checkpoint_ns: "" } });
+        expect(latest!.checkpoint.id).toBe(finding.fixedCheckpointId);
+      }
+
+      const dir = mkdtempSync(join(tmpdir(), "doctor-resume-"));
+      const saved = join(dir, "stopped.json");
+      writeFileSync(saved, run.output.stdout);
+      const resumed = await json(...store.args, "--fix", "--resume", saved);
+      rmSync(dir, { recursive: true, force: true });
+      expect(resumed.code).toBe(0);
+      expect(resumed.report.scanned).toBe(5000 - stopped.scanned);
+      expect(resumed.report.fixed).toBe(5000 - stopped.scanned);
+      // Nothing was fixed twice: the two runs fixed every thread once between them, and nothing is left.
+      const fixedIds = [...stopped.threads, ...resumed.report.threads].map((t) => t.threadId);
+      expect(new Set(fixedIds).size).toBe(5000);
+      expect(await json(...store.args)).toMatchObject({ code: 0, report: { scanned: 5000, broken: 0 } });
+    } finally {
+      await store.close();
+    }
   }, 120_000);
 });
 

@@ -2,15 +2,62 @@
  * The doctor's Postgres adapter: the tables of `@langchain/langgraph-checkpoint-postgres`, in one schema, read and
  * written through FastPostgresSaver, whose pool survives the server ending its connections (a restart, PgBouncer).
  */
+import type { Pool } from "pg";
 import { redact } from "../../redact.js";
-import { DoctorStoreError, loadOptional, PAGE, pages, type OpenStore } from "../store.js";
+import { DoctorStoreError, loadOptional, PAGE, type OpenStore, type ThreadFilter, type ThreadRef } from "../store.js";
+
+/** One connection lists the threads; the others read and write pages of them concurrently. */
+const CONNECTIONS = 5;
+
+/** The report's order in any database collation: byte order, which is code point order in UTF-8. */
+const ORDER = `checkpoint_ns COLLATE "C", thread_id COLLATE "C"`;
+
+/** The pairs `filter` selects, as SQL over `table` and its arguments. */
+function selectThreads(table: string, { threadId, checkpointNs, after }: ThreadFilter): [string, unknown[]] {
+  return [
+    `SELECT thread_id, checkpoint_ns FROM ${table}
+     WHERE ($1::text IS NULL OR thread_id = $1) AND ($2::text IS NULL OR checkpoint_ns = $2)
+       AND ($3::text IS NULL OR (${ORDER}) > ($3, $4))
+     GROUP BY thread_id, checkpoint_ns`,
+    [threadId ?? null, checkpointNs ?? null, after?.checkpointNs ?? null, after?.threadId ?? null],
+  ];
+}
+
+/**
+ * The pairs in the report's order, through a cursor. The primary key starts with the thread, so that order needs
+ * one sort of every pair: the server does it once (spilling to disk past `work_mem`) and hands it over a page at
+ * a time, where keyset pages would each sort the whole table again. The cursor's read-only transaction lasts the
+ * scan.
+ */
+async function* cursorPages(pool: Pool, [sql, args]: [string, unknown[]]): AsyncGenerator<ThreadRef[]> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN READ ONLY");
+    await client.query(`DECLARE doctor_threads NO SCROLL CURSOR FOR ${sql} ORDER BY ${ORDER}`, args);
+    for (;;) {
+      const { rows } = await client.query<{ thread_id: string; checkpoint_ns: string }>(
+        `FETCH ${PAGE} FROM doctor_threads`,
+      );
+      if (rows.length > 0) yield rows.map((r) => ({ threadId: r.thread_id, checkpointNs: r.checkpoint_ns }));
+      if (rows.length < PAGE) return;
+    }
+  } finally {
+    await client.query("ROLLBACK").catch(() => {});
+    client.release();
+  }
+}
 
 export async function openPostgres(url: string, schema = "public"): Promise<OpenStore> {
   await loadOptional("@langchain/langgraph-checkpoint-postgres");
   const { default: pg } = await loadOptional<{ default: typeof import("pg") }>("pg");
   const { FastPostgresSaver } = await import("../../postgres/index.js");
-  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5000, max: 4 });
+  const { PostgresReadPath } = await import("../../postgres/read-path.js");
+  type ReadPathSaver = import("../../postgres/read-path.js").ReadPathSaver;
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5000, max: CONNECTIONS });
   const saver = new FastPostgresSaver(pool, undefined, { schema });
+  // The saver's own read path (its serde and protected helpers), so a page of latest checkpoints gives the tuples
+  // its getTuple gives.
+  const readPath = new PostgresReadPath(pool, schema, saver as unknown as ReadPathSaver, (c) => saver.getTuple(c));
   const table = `${pg.escapeIdentifier(schema)}.checkpoints`;
   try {
     await pool.query(`SELECT 1 FROM ${table} LIMIT 1`);
@@ -26,19 +73,16 @@ export async function openPostgres(url: string, schema = "public"): Promise<Open
   return {
     description: `Postgres ${redact(url)} (schema ${schema})`,
     saver,
-    threads: ({ threadId, checkpointNs }) =>
-      pages(async (after) => {
-        const { rows } = await pool.query(
-          `SELECT DISTINCT thread_id, checkpoint_ns FROM ${table}
-           WHERE ($1::text IS NULL OR (thread_id, checkpoint_ns) > ($1, $2)) AND ($3::text IS NULL OR thread_id = $3) AND ($4::text IS NULL OR checkpoint_ns = $4)
-           ORDER BY thread_id, checkpoint_ns LIMIT ${PAGE}`,
-          [after?.threadId ?? null, after?.checkpointNs ?? null, threadId ?? null, checkpointNs ?? null],
-        );
-        return rows.map((r: { thread_id: string; checkpoint_ns: string }) => ({
-          threadId: r.thread_id,
-          checkpointNs: r.checkpoint_ns,
-        }));
-      }),
+    threads: (filter) => {
+      const selection = selectThreads(table, filter);
+      const counted = pool.query<{ n: string }>(`SELECT count(*) AS n FROM (${selection[0]}) AS pairs`, selection[1]);
+      return {
+        pages: cursorPages(pool, selection),
+        // Only for progress: a failed count leaves the total unknown, and the scan reports its own errors.
+        total: counted.then(({ rows }) => Number(rows[0]!.n)).catch(() => undefined),
+      };
+    },
+    latest: (refs) => readPath.latest(refs),
     close: () => pool.end(),
   };
 }

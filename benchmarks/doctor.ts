@@ -1,0 +1,281 @@
+/**
+ * The doctor on a store of 10,000 and 100,000 threads per backend, against the store's own floor: one query (or
+ * pipeline) reading the latest checkpoint of every thread and its messages. Stores are seeded from templates made
+ * by real graph runs (cancelled mid-tool, cancelled mid-model, paused at interrupt(), clean), copied with new
+ * thread ids: 6% of the threads are broken. Each doctor run is a process of its own (`/usr/bin/time` gives its wall
+ * time and peak resident memory), a dry run with `--json --quiet`.
+ *
+ * npm run bench:doctor [-- --quick]   (--quick: 10,000 threads only)
+ *
+ * It prints a Markdown table; it writes nothing. Its stores are its own: a schema in the shared Postgres, a key
+ * prefix in the shared Redis and a temporary SQLite file, all removed afterwards.
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { interrupt } from "@langchain/langgraph";
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import type { Redis } from "ioredis";
+import type pg from "pg";
+import type { IORedisSaver } from "../src/redis/index.js";
+import { reactGraph } from "../test/support/react-graph.js";
+import { fastPostgresFactory, redisFactory } from "../test/support/savers.js";
+import { FIRST_QUESTION, agentModel, cancelFirstTurn, nextTurn } from "../test/support/scenarios.js";
+import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "../test/support/services.js";
+
+const SIZES = process.argv.includes("--quick") ? [10_000] : [10_000, 100_000];
+
+/** Out of every 100 threads: 3 cancelled mid-tool and 3 mid-model (reported), 1 paused at an approval, 93 clean. */
+const MIX = [...Array<string>(3).fill("tools"), ...Array<string>(3).fill("model"), "paused"];
+const templateOf = (i: number) => MIX[i % 100] ?? "clean";
+const threadId = (i: number) => `bench-${String(i).padStart(7, "0")}`;
+
+/** The template threads, made by running real graphs on `saver`. */
+async function runTemplates(saver: BaseCheckpointSaver): Promise<void> {
+  await cancelFirstTurn(saver, "during-tools", "tools");
+  await cancelFirstTurn(saver, "during-llm", "model");
+  await nextTurn(saver, "anthropic", "clean");
+  const tools = { search: () => String(interrupt("approve?")), lookup: () => "ok" };
+  const approval = reactGraph({ model: agentModel("anthropic"), tools }).compile(saver);
+  await approval.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, { configurable: { thread_id: "paused" } });
+}
+
+interface Backend {
+  name: string;
+  args: string[];
+  /** Copies the templates into threads 0..n-1 (replacing any earlier copies). */
+  seed(n: number): Promise<void>;
+  /** The floor: every latest checkpoint and its messages, in one query or pipeline; returns the rows read. */
+  floor(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The SQL that copies the template rows of `table` to threads 0..n-1 (`$n` the count, as the engine spells it). */
+const copyRows = (table: string, columns: string, series: string, id: string, template: string) =>
+  `INSERT INTO ${table} SELECT ${id}, ${columns} FROM ${series} JOIN ${table} t ON t.thread_id = ${template}`;
+
+async function postgresBackend(): Promise<Backend> {
+  const saver = await fastPostgresFactory.create();
+  const { schema } = (saver as unknown as { options: { schema: string } }).options;
+  const pool = (saver as unknown as { pool: pg.Pool }).pool;
+  await runTemplates(saver);
+  const s = `"${schema}"`;
+  const series = `generate_series(0, $1::int - 1) AS i`;
+  const id = `'bench-' || lpad(i::text, 7, '0')`;
+  const template = `(CASE WHEN i % 100 < 3 THEN 'tools' WHEN i % 100 < 6 THEN 'model' WHEN i % 100 = 6 THEN 'paused' ELSE 'clean' END)`;
+  return {
+    name: "Postgres (official tables)",
+    args: ["--postgres", POSTGRES_URL, "--schema", schema],
+    async seed(n) {
+      for (const table of ["checkpoints", "checkpoint_blobs", "checkpoint_writes"])
+        await pool.query(`DELETE FROM ${s}.${table} WHERE thread_id LIKE 'bench-%'`);
+      await pool.query(
+        copyRows(
+          `${s}.checkpoints`,
+          "t.checkpoint_ns, t.checkpoint_id, t.parent_checkpoint_id, t.type, t.checkpoint, t.metadata",
+          series,
+          id,
+          template,
+        ),
+        [n],
+      );
+      await pool.query(
+        copyRows(
+          `${s}.checkpoint_blobs`,
+          "t.checkpoint_ns, t.channel, t.version, t.type, t.blob",
+          series,
+          id,
+          template,
+        ),
+        [n],
+      );
+      await pool.query(
+        copyRows(
+          `${s}.checkpoint_writes`,
+          "t.checkpoint_ns, t.checkpoint_id, t.task_id, t.idx, t.channel, t.type, t.blob",
+          series,
+          id,
+          template,
+        ),
+        [n],
+      );
+      await pool.query(`VACUUM ANALYZE ${s}.checkpoints, ${s}.checkpoint_blobs, ${s}.checkpoint_writes`);
+    },
+    async floor() {
+      const { rows } = await pool.query(
+        `SELECT DISTINCT ON (c.thread_id, c.checkpoint_ns) c.checkpoint, b.blob FROM ${s}.checkpoints c
+         LEFT JOIN ${s}.checkpoint_blobs b ON b.thread_id = c.thread_id AND b.checkpoint_ns = c.checkpoint_ns
+           AND b.channel = 'messages' AND b.version = c.checkpoint -> 'channel_versions' ->> 'messages'
+         ORDER BY c.thread_id, c.checkpoint_ns, c.checkpoint_id DESC`,
+      );
+      return rows.length;
+    },
+    close: () => fastPostgresFactory.destroy(saver),
+  };
+}
+
+async function sqliteBackend(): Promise<Backend> {
+  const dir = mkdtempSync(join(tmpdir(), "doctor-bench-"));
+  const file = join(dir, "threads.sqlite");
+  const saver = SqliteSaver.fromConnString(file);
+  await runTemplates(saver);
+  const series = `(WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i + 1 < ?) SELECT i FROM s)`;
+  const id = `'bench-' || substr('000000' || i, -7)`;
+  const template = `(CASE WHEN i % 100 < 3 THEN 'tools' WHEN i % 100 < 6 THEN 'model' WHEN i % 100 = 6 THEN 'paused' ELSE 'clean' END)`;
+  return {
+    name: "SQLite",
+    args: ["--sqlite", file],
+    async seed(n) {
+      saver.db.exec(
+        "DELETE FROM checkpoints WHERE thread_id LIKE 'bench-%'; DELETE FROM writes WHERE thread_id LIKE 'bench-%'",
+      );
+      saver.db
+        .prepare(
+          copyRows(
+            "checkpoints",
+            "t.checkpoint_ns, t.checkpoint_id, t.parent_checkpoint_id, t.type, t.checkpoint, t.metadata",
+            series,
+            id,
+            template,
+          ),
+        )
+        .run(n);
+      saver.db
+        .prepare(
+          copyRows(
+            "writes",
+            "t.checkpoint_ns, t.checkpoint_id, t.task_id, t.idx, t.channel, t.type, t.value",
+            series,
+            id,
+            template,
+          ),
+        )
+        .run(n);
+      saver.db.exec("PRAGMA wal_checkpoint(TRUNCATE); ANALYZE");
+    },
+    async floor() {
+      const rows = saver.db
+        .prepare(
+          `SELECT c.checkpoint, c.metadata FROM checkpoints c
+           WHERE c.checkpoint_id = (SELECT max(checkpoint_id) FROM checkpoints l WHERE l.thread_id = c.thread_id AND l.checkpoint_ns = c.checkpoint_ns)`,
+        )
+        .all();
+      return rows.length;
+    },
+    close: async () => (saver.db.close(), rmSync(dir, { recursive: true, force: true })),
+  };
+}
+
+async function redisBackend(): Promise<Backend> {
+  const saver = (await redisFactory.create()) as IORedisSaver;
+  const client = saver.client as Redis;
+  const { prefix } = (saver as unknown as { keys: { prefix: string } }).keys;
+  await runTemplates(saver);
+  // Each template thread's keys, dumped once; a copy restores them under the new thread's hash tag.
+  const templates = new Map<string, [string, Buffer][]>();
+  for (const name of ["tools", "model", "paused", "clean"]) {
+    const keys = await client.keys(`${prefix}:{${name}}:*`);
+    templates.set(
+      name,
+      await Promise.all(
+        keys.map(
+          async (k) => [k.slice(`${prefix}:{${name}}`.length), (await client.dumpBuffer(k))!] as [string, Buffer],
+        ),
+      ),
+    );
+  }
+  const remove = async () => {
+    for await (const keys of client.scanStream({ match: `${prefix}:{bench-*`, count: 1000 }))
+      if ((keys as string[]).length > 0) await client.unlink(...(keys as string[]));
+  };
+  return {
+    name: "Redis (IORedisSaver)",
+    args: ["--redis", REDIS_URL, "--prefix", prefix],
+    async seed(n) {
+      await remove();
+      for (let start = 0; start < n; start += 2000) {
+        const pipeline = client.pipeline();
+        for (let i = start; i < Math.min(n, start + 2000); i++)
+          for (const [suffix, dump] of templates.get(templateOf(i))!)
+            pipeline.restore(`${prefix}:{${threadId(i)}}${suffix}`, 0, dump);
+        await pipeline.exec();
+      }
+    },
+    async floor() {
+      const ids = [];
+      for await (const ref of saver.threads()) ids.push(ref);
+      const latest = client.pipeline();
+      for (const { threadId: t } of ids)
+        latest.zrevrangebylex(`${prefix}:{${t}}::checkpoints`, "+", "-", "LIMIT", 0, 1);
+      const found = (await latest.exec())!;
+      const read = client.pipeline();
+      ids.forEach(({ threadId: t }, i) =>
+        read.hgetBuffer(`${prefix}:{${t}}::checkpoint`, (found[i]![1] as string[])[0]!),
+      );
+      return (await read.exec())!.length;
+    },
+    close: async () => (await remove(), await redisFactory.destroy(saver)),
+  };
+}
+
+const run = promisify(execFile);
+const main = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
+
+/** One dry run of the doctor as its own process: wall seconds, peak resident MB, and what it reported. */
+async function doctor(args: string[]) {
+  const { stdout, stderr } = await run(
+    "/usr/bin/time",
+    ["-f", "%e %M", process.execPath, "--import", "tsx", main, "doctor", ...args, "--json", "--quiet"],
+    { maxBuffer: 1 << 30 },
+  ).catch((e: { stdout: string; stderr: string; code: number }) => (e.code === 1 ? e : Promise.reject(e)));
+  const [seconds, kb] = stderr.trim().split("\n").at(-1)!.split(" ").map(Number);
+  const report = JSON.parse(stdout) as { scanned: number; broken: number; paused: number };
+  return { seconds: seconds!, mb: kb! / 1024, report };
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
+  const start = performance.now();
+  const result = await work();
+  return [(performance.now() - start) / 1000, result];
+}
+
+const opens: [string, () => Promise<Backend>, "postgres" | "redis" | undefined][] = [
+  ["Postgres", postgresBackend, "postgres"],
+  ["SQLite", sqliteBackend, undefined],
+  ["Redis", redisBackend, "redis"],
+];
+const rows: string[] = [];
+for (const [, open, service] of opens) {
+  if (service !== undefined && !(await serviceAvailable(service))) continue;
+  const backend = await open();
+  try {
+    const peaks: number[] = [];
+    for (const n of SIZES) {
+      await backend.seed(n);
+      const [floorSeconds, floorRows] = await timed(() => backend.floor());
+      const run = await doctor(backend.args);
+      peaks.push(run.mb);
+      const { scanned, broken, paused } = run.report;
+      rows.push(
+        `| ${backend.name} | ${n.toLocaleString("en-US")} | ${floorSeconds.toFixed(1)} s (${floorRows} rows) | ${run.seconds.toFixed(1)} s | ${(run.seconds / floorSeconds).toFixed(2)}× | ${run.mb.toFixed(0)} MB | ${scanned} scanned, ${broken} broken, ${paused} paused |`,
+      );
+      console.error(rows.at(-1));
+    }
+    if (peaks.length === 2)
+      rows.push(`| ${backend.name} | peak memory, 100,000 / 10,000 | | | | ${(peaks[1]! / peaks[0]!).toFixed(2)}× | |`);
+  } finally {
+    await backend.close();
+  }
+}
+console.log(
+  [
+    "| backend | threads | floor: one read of every latest checkpoint | doctor dry run | doctor / floor | doctor peak RSS | report |",
+    "|---|---:|---:|---:|---:|---:|---|",
+    ...rows,
+  ].join("\n"),
+);
