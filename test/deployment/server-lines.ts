@@ -57,6 +57,11 @@ export const langgraphCli = () => join(onOtherLine ? OTHER_LINE_DIR : REPO, "nod
  */
 export const cancelledRunStatus = () => (serverPackageVersion("api").startsWith("2.") ? "error" : "interrupted");
 
+/**
+ * Whether the server streams a run with agent-chat-ui's exact options: 2.0 fails any such run, raw graphs alike, with
+ * "TypeError: Cannot read properties of undefined (reading 'map')" while it has `stream_subgraphs` set.
+ */
+export const streamsSubgraphsResumably = () => !serverPackageVersion("api").startsWith("2.");
 /** Installs the other line once; a later run reuses it while the package list is the same. */
 export async function installOtherLine(install: (dir: string) => Promise<void>): Promise<void> {
   const manifest = { name: "server-lines", private: true, dependencies: OTHER_LINE };

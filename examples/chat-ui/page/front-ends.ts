@@ -29,14 +29,19 @@ export const FRONT_ENDS: readonly FrontEnd[] = ["agent-chat-ui", "assistant-ui"]
 export const SUBMIT_OPTIONS: Record<
   FrontEnd,
   {
-    streamMode: ("values" | "messages" | "updates" | "custom")[];
+    streamMode: ("values" | "messages" | "messages-tuple" | "updates" | "custom")[];
     streamSubgraphs?: boolean;
     streamResumable?: boolean;
     onDisconnect: "cancel" | "continue";
   }
 > = {
-  // `onDisconnect` is what `useStream` derives for a resumable stream.
-  "agent-chat-ui": { streamMode: ["values"], streamSubgraphs: true, streamResumable: true, onDisconnect: "continue" },
+  // As sent: `useStream` adds the modes its view reads, and derives `onDisconnect` for a resumable stream.
+  "agent-chat-ui": {
+    streamMode: ["values", "messages-tuple", "updates"],
+    streamSubgraphs: true,
+    streamResumable: true,
+    onDisconnect: "continue",
+  },
   "assistant-ui": { streamMode: ["messages", "updates", "custom"], onDisconnect: "cancel" },
 };
 
