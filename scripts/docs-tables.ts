@@ -37,12 +37,10 @@ export const TABLES: readonly DocsTable[] = [
     render: () =>
       table(
         ["code", "kind", "applies", "shape"],
-        codes.map((code) => [
-          code,
-          `\`${PATTERNS[code].kind}\``,
-          PATTERNS[code].applies.join(", "),
-          PATTERNS[code].summary,
-        ]),
+        codes.map((code) => {
+          const { kind, applies, summary } = PATTERNS[code];
+          return [code, `[\`${kind}\`](docs/repairs.md#${kind})`, applies.join(", "), summary];
+        }),
       ),
   },
   {
@@ -67,7 +65,14 @@ export const TABLES: readonly DocsTable[] = [
         ["code", "kind", "applies", "shape", "repair"],
         codes.map((code) => {
           const { kind, applies, shape, repair } = PATTERNS[code];
-          return [`[${code}](../src/repair/patterns/${code}.ts)`, `\`${kind}\``, applies.join(", "), shape, repair];
+          // The kind names the pattern's unit, test and anchor, as a rule's name does in a linter.
+          return [
+            `<a id="${kind}"></a>${code}`,
+            `[\`${kind}\`](../src/repair/patterns/${kind}.ts)`,
+            applies.join(", "),
+            shape,
+            repair,
+          ];
         }),
       ),
   },

@@ -89,7 +89,11 @@ export const POLICY_CONFIG_KEY = "sanitizer";
 /** Every {@link SanitizerPolicy}, for validating options. @internal */
 export const POLICIES: readonly SanitizerPolicy[] = ["auto", "repair", "preserve", "off"];
 
-/** The policy of one call: `configurable.sanitizer` when set, else the checkpointer's. @internal */
+/**
+ * The policy of one call: `configurable.sanitizer` when set, else the checkpointer's. The one option checked on a
+ * call, as it comes with it: an unknown value throws an `InvalidOptionError` there, since read as `"auto"`, a typo for
+ * `"preserve"` could repair a tail the call meant to keep. @internal
+ */
 export function policyFor(config: RunnableConfig, fallback: SanitizerPolicy): SanitizerPolicy {
   const override = config.configurable?.[POLICY_CONFIG_KEY];
   if (override === undefined) return fallback;

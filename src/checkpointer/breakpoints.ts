@@ -22,13 +22,16 @@ export interface Breakpoints {
 // LangGraph's INTERRUPT channel: the versions of the channels the thread had when it last resumed.
 const INTERRUPT = "__interrupt__";
 
-/** Validates breakpoints given as options; `undefined` when they name no node. @internal */
-export function resolveBreakpoints(breakpoints: Breakpoints): Breakpoints | undefined {
-  const { interruptBefore, interruptAfter } = breakpoints;
+/** Validates breakpoints given as options, and returns them as given. @internal */
+export function assertBreakpoints({ interruptBefore, interruptAfter }: Breakpoints): Breakpoints {
   if (interruptBefore !== undefined) assertBreakpointNodes("interruptBefore", interruptBefore);
   if (interruptAfter !== undefined) assertBreakpointNodes("interruptAfter", interruptAfter);
-  if (!hasNodes(interruptBefore) && !hasNodes(interruptAfter)) return undefined;
   return { interruptBefore, interruptAfter };
+}
+
+/** `breakpoints` when they name a node; `undefined` otherwise, so that no read looks for a pause. @internal */
+export function namingNodes(breakpoints: Breakpoints): Breakpoints | undefined {
+  return hasNodes(breakpoints.interruptBefore) || hasNodes(breakpoints.interruptAfter) ? breakpoints : undefined;
 }
 
 const hasNodes = (nodes: BreakpointNodes | undefined): nodes is BreakpointNodes =>

@@ -11,7 +11,7 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import type { Repair } from "../repair/patterns.js";
 import type { TailMode } from "../repair/repair-messages.js";
-import { assertOneOf } from "../repair/validate.js";
+import { assertOneOf, assertOption } from "../repair/validate.js";
 import {
   POLICIES,
   assertFastReads,
@@ -21,7 +21,7 @@ import {
   type SanitizerPolicy,
   type SharedRepairOptions,
 } from "../options.js";
-import { resolveBreakpoints, type BreakpointNodes, type Breakpoints } from "./breakpoints.js";
+import { assertBreakpoints, namingNodes, type BreakpointNodes, type Breakpoints } from "./breakpoints.js";
 import { DeltaReads } from "./delta-reads.js";
 import { readFastThrough } from "./fast-reads.js";
 import { passUnknownMethods } from "./pass-through.js";
@@ -61,7 +61,7 @@ export interface RepairEvent {
 export interface SanitizingCheckpointerOptions extends SharedRepairOptions<RepairEvent>, ReadOptions {
   /** Default policy; a call overrides it with `configurable.sanitizer`. @default "auto" */
   policy?: SanitizerPolicy;
-  /** Channels to repair. @default every channel whose value is a list of messages */
+  /** Channels to repair: a non-empty list of names. @default every channel whose value is a list of messages */
   channels?: readonly string[];
   /**
    * The graph's `compile({ interruptBefore })`, and its subgraphs'. A thread paused before one of these nodes, in
@@ -85,45 +85,51 @@ function assertSaver(inner: unknown): asserts inner is BaseCheckpointSaver {
   }
 }
 
-function assertChannels(channels: unknown): void {
-  if (channels === undefined) return;
-  if (!Array.isArray(channels) || channels.length === 0 || !channels.every((c) => typeof c === "string" && c !== "")) {
-    throw new TypeError(
-      `channels must be a non-empty array of channel names (strings), got ${JSON.stringify(channels)}.`,
-    );
-  }
-}
+const isChannelList = (channels: unknown): boolean =>
+  Array.isArray(channels) && channels.length > 0 && channels.every((c) => typeof c === "string" && c !== "");
 
 /** Options of {@link SanitizingCheckpointer}, validated and resolved. @internal */
 export interface ResolvedSanitizerOptions {
   policy: SanitizerPolicy;
   settings: TupleRepairSettings;
   onRepair: ((event: RepairEvent) => void) | undefined;
-  breakpoints: Breakpoints | undefined;
+  /** The breakpoints given, as given: `sanitizeGraph` fills in the graph's where none is. */
+  breakpoints: Breakpoints;
   telemetry: TelemetryOption | undefined;
   fastReads: boolean;
 }
 
+/** The resolved options made here: a checkpointer given one of them takes it without validating again. */
+const resolvedHere = new WeakSet<object>();
+
+const isResolved = (options: object): options is ResolvedSanitizerOptions => resolvedHere.has(options);
+
+function resolved(options: ResolvedSanitizerOptions): ResolvedSanitizerOptions {
+  resolvedHere.add(options);
+  return options;
+}
+
 /**
- * Validates `options` and resolves them, throwing a `TypeError` that names the bad option. Shared with
- * `sanitizeGraph`, which validates when it is called, before any checkpointer exists to wrap.
+ * Validates `options` and resolves them, throwing an `InvalidOptionError` that names the bad option. Shared with
+ * `sanitizeGraph`, which validates when it is called, before any checkpointer exists to wrap, and builds its
+ * wrappers from the result.
  * @internal
  */
 export function resolveSanitizerOptions(options: SanitizingCheckpointerOptions = {}): ResolvedSanitizerOptions {
   const policy = options.policy ?? "auto";
   assertOneOf("policy", policy, POLICIES);
-  assertChannels(options.channels);
+  const { channels } = options;
+  if (channels !== undefined)
+    assertOption("channels", channels, isChannelList(channels), "must be a non-empty array of channel names (strings)");
   const { repair, onRepair, telemetry } = resolveRepairOptions(options);
-  const breakpoints = resolveBreakpoints(options);
-  const fastReads = assertFastReads(options.fastReads);
-  return {
+  return resolved({
     policy,
-    fastReads,
+    fastReads: assertFastReads(options.fastReads),
     onRepair,
-    breakpoints,
+    breakpoints: assertBreakpoints(options),
     telemetry,
-    settings: { channels: options.channels ? [...options.channels] : undefined, repair },
-  };
+    settings: { channels: channels ? [...channels] : undefined, repair },
+  });
 }
 
 /**
@@ -156,8 +162,8 @@ export function resolveSanitizerOptions(options: SanitizingCheckpointerOptions =
 export class SanitizingCheckpointer<V extends string | number = number> extends BaseCheckpointSaver<V> {
   /** The wrapped saver: storage, and anything specific to it (`setup()`, `end()`). */
   readonly inner: BaseCheckpointSaver<V>;
-  /** The options it was built with, for `sanitizeGraph` to build a sibling that knows the graph. @internal */
-  readonly options: SanitizingCheckpointerOptions;
+  /** Its options, resolved, for `sanitizeGraph` to build a sibling that knows the graph. @internal */
+  readonly resolved: ResolvedSanitizerOptions;
   /** The runs `sanitizeGraph` serves in this process, for the wrappers it builds. */
   private activity: ThreadActivity | undefined;
 
@@ -180,20 +186,23 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   /**
    * @param inner - the saver to wrap
    * @param options - see {@link SanitizingCheckpointerOptions}
-   * @throws InvalidOptionError (a `TypeError`) when an option is not one it takes; a `TypeError` when `inner` is not
-   * a checkpointer
+   * @throws InvalidOptionError (a `TypeError`) when an option is not one it takes; a plain `TypeError` when `inner`
+   * is not a checkpointer (an argument, not an option)
    */
-  constructor(inner: BaseCheckpointSaver<V>, options: SanitizingCheckpointerOptions = {}) {
+  constructor(inner: BaseCheckpointSaver<V>, options?: SanitizingCheckpointerOptions);
+  /** @internal Options `resolveSanitizerOptions` resolved (`sanitizeGraph`'s wrappers), not validated again. */
+  constructor(inner: BaseCheckpointSaver<V>, options: ResolvedSanitizerOptions);
+  constructor(inner: BaseCheckpointSaver<V>, options: SanitizingCheckpointerOptions | ResolvedSanitizerOptions = {}) {
     assertSaver(inner);
-    const resolved = resolveSanitizerOptions(options);
+    const resolved = isResolved(options) ? options : resolveSanitizerOptions(options);
     if (resolved.fastReads) readFastThrough(inner);
     super(inner.serde);
     this.inner = inner;
-    this.options = options;
+    this.resolved = resolved;
     this.policy = resolved.policy;
     this.onRepair = resolved.onRepair;
     this.settings = resolved.settings;
-    this.breakpoints = resolved.breakpoints;
+    this.breakpoints = namingNodes(resolved.breakpoints);
     this.providerName = resolved.settings.repair.provider ?? "none";
     this.reads = resolved.fastReads && mayBePostgresSaver(inner) ? undefined : inner;
     this.telemetry = ReadTelemetry.create(resolved.telemetry, {
@@ -214,10 +223,11 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   /** A wrapper that knows the runs `sanitizeGraph` serves in this process (see `tail-policy.ts`). @internal */
   static serving<V extends string | number>(
     inner: BaseCheckpointSaver<V>,
-    options: SanitizingCheckpointerOptions,
+    options: ResolvedSanitizerOptions,
+    breakpoints: Breakpoints,
     activity: ThreadActivity,
   ): SanitizingCheckpointer<V> {
-    const checkpointer = new SanitizingCheckpointer(inner, options);
+    const checkpointer = new SanitizingCheckpointer(inner, resolved({ ...options, breakpoints }));
     checkpointer.activity = activity;
     return checkpointer;
   }

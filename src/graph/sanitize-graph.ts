@@ -24,6 +24,7 @@ import { nextStepOfInput, withRunContext, type RunContext } from "../checkpointe
 import {
   resolveSanitizerOptions,
   SanitizingCheckpointer,
+  type ResolvedSanitizerOptions,
   type SanitizingCheckpointerOptions,
 } from "../checkpointer/sanitizing-checkpointer.js";
 import { RunTracker } from "./run-tracker.js";
@@ -54,7 +55,8 @@ interface AgentLike {
  * per assigned saver and set of breakpoints (the graphs a factory builds could differ in theirs).
  */
 interface Protection {
-  options: SanitizingCheckpointerOptions;
+  /** The options, validated once when `sanitizeGraph` is called: every wrapper is built from them as they are. */
+  resolved: ResolvedSanitizerOptions;
   runs: RunTracker;
   wrappers: WeakMap<BaseCheckpointSaver, Map<string, SanitizingCheckpointer>>;
   /** The wrappers made here, which are never wrapped again. */
@@ -104,8 +106,8 @@ const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
  * ```
  */
 export function sanitizeGraph<T>(graph: T, options: SanitizingCheckpointerOptions = {}): T {
-  resolveSanitizerOptions(options);
-  return protect(graph, { options, runs: new RunTracker(), wrappers: new WeakMap(), own: new WeakSet() });
+  const resolved = resolveSanitizerOptions(options);
+  return protect(graph, { resolved, runs: new RunTracker(), wrappers: new WeakMap(), own: new WeakSet() });
 }
 
 function protect<T>(target: T, protection: Protection): T {
@@ -148,19 +150,16 @@ function wrap(saver: CheckpointerField, graph: CompiledGraphLike, protection: Pr
   // true / false / undefined (stateless runs) keep their meaning.
   if (typeof saver !== "object" || saver === null) return saver;
   if (saver instanceof SanitizingCheckpointer && protection.own.has(saver)) return saver;
+  const resolved = saver instanceof SanitizingCheckpointer ? saver.resolved : protection.resolved;
   // The graph's compile-time breakpoints, unless the options name their own.
-  const options = {
-    interruptBefore: graph.interruptBefore,
-    interruptAfter: graph.interruptAfter,
-    ...(saver instanceof SanitizingCheckpointer ? saver.options : protection.options),
-  };
-  const key = JSON.stringify([options.interruptBefore ?? [], options.interruptAfter ?? []]);
+  const { interruptBefore = graph.interruptBefore, interruptAfter = graph.interruptAfter } = resolved.breakpoints;
+  const key = JSON.stringify([interruptBefore ?? [], interruptAfter ?? []]);
   let byBreakpoints = protection.wrappers.get(saver);
   if (byBreakpoints === undefined) protection.wrappers.set(saver, (byBreakpoints = new Map()));
   let wrapper = byBreakpoints.get(key);
   if (wrapper === undefined) {
     const inner = saver instanceof SanitizingCheckpointer ? saver.inner : saver;
-    wrapper = SanitizingCheckpointer.serving(inner, options, protection.runs);
+    wrapper = SanitizingCheckpointer.serving(inner, resolved, { interruptBefore, interruptAfter }, protection.runs);
     byBreakpoints.set(key, wrapper);
     protection.own.add(wrapper);
   }

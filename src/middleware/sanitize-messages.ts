@@ -29,37 +29,24 @@ export interface ModelRequestRepairEvent {
 }
 
 /**
- * Options of {@link sanitizeMessagesMiddleware}: the checkpointer's `markers`, `bridgeRole`, `onRepair`, `provider`
- * and `model`.
+ * Options of {@link sanitizeMessagesMiddleware}: the checkpointer's repair rules (`provider`, `model`, `store`,
+ * `markers`, `bridgeRole`), `onRepair` and `telemetry`, each documented once, with its default, on `RepairRules`
+ * and {@link SharedRepairOptions}.
  */
-export interface SanitizeMessagesMiddlewareOptions extends SharedRepairOptions<ModelRequestRepairEvent> {
-  /**
-   * Whose own rules each request is repaired under (role order, empty turns, …). Unset, the rules of the provider the
-   * request goes to, known by its LangChain chat model (`ChatAnthropic`, `ChatBedrockConverse`,
-   * `ChatGoogleGenerativeAI`, `ChatVertexAI`, `ChatMistralAI`, `ChatOpenAI` and the server it is pointed at,
-   * `AzureChatOpenAI`, `ChatGroq`, `ChatOllama`, `ChatCohere`, `ChatDeepSeek`, `ChatXAI`, `ChatCerebras`, and these
-   * given by name to `createAgent`). A model it cannot place is repaired as the checkpointer repairs by default (what every
-   * provider rejects, and what a broken run left), so a clean conversation reaches it exactly as without the
-   * middleware; name its provider for more (`"strictest"`: every provider's rules).
-   * @default the provider of the model called, else none
-   */
-  provider?: ProviderRules;
-  /**
-   * The model each request goes to: thinking blocks another model signed are dropped for it. Unset, the model the
-   * request's chat model names.
-   * @default the model called
-   */
-  model?: string;
-}
+export type SanitizeMessagesMiddlewareOptions = SharedRepairOptions<ModelRequestRepairEvent>;
 
 /**
  * A `createAgent` middleware that repairs the messages of every model request right before the model is
  * called (see `repairMessages`, tail `"request"`): what a trim, a summary, a human-in-the-loop rejection
- * or another middleware broke inside a run is fixed before the provider sees it, and the role order is put
- * right for the provider the request goes to (Bedrock, Gemini, Anthropic, Mistral), not for the others. It
- * changes only the request, never the agent's state. Put it last in `middleware` so it sees the request as sent.
- * `configurable.sanitizer: "off"` turns it off for a call, as it does the checkpointer. A repaired request adds a
- * `SanitizeMessagesMiddleware` run (codes and actions, no content) to the trace of its model call, for LangSmith.
+ * or another middleware broke inside a run is fixed before the provider sees it, and each request is repaired under
+ * the rules of the provider and model it goes to, as the provider table has them (docs/providers.md), unless
+ * `provider` or `model` is set. It changes only the request, never the agent's state. Put it last in `middleware`
+ * so it sees the request as sent. `configurable.sanitizer: "off"` turns it off for a call, as it does the
+ * checkpointer. A repaired request adds a `SanitizeMessagesMiddleware` run (codes and actions, no content) to the
+ * trace of its model call, for LangSmith.
+ *
+ * Its options are validated when it is called (an `InvalidOptionError`); an unknown `configurable.sanitizer` fails
+ * the model call that carries it.
  *
  * @example
  * ```ts

@@ -13,7 +13,7 @@ import pg from "pg";
 import { FastJsonPlusSerializer } from "../serde/fast-jsonplus-serializer.js";
 import { explainPostgresOutage } from "./outage-error.js";
 import { PostgresReadPath, type ReadPathSaver } from "./read-path.js";
-import { InvalidOptionError } from "../repair/errors.js";
+import { assertOption } from "../repair/validate.js";
 
 /** Options of {@link FastPostgresSaver}, the same as `PostgresSaver`'s. */
 export interface FastPostgresSaverOptions {
@@ -76,13 +76,9 @@ export class FastPostgresSaver extends PostgresSaver {
 
   constructor(pool: pg.Pool, serde?: SerializerProtocol, options?: Partial<FastPostgresSaverOptions>) {
     const schema = options?.schema ?? "public";
-    if (typeof schema !== "string" || schema.includes('"')) {
-      const shown = JSON.stringify(schema);
-      throw new InvalidOptionError(
-        `FastPostgresSaver: invalid schema ${shown}; pass a schema name without double quotes.`,
-        { option: "schema", value: schema },
-      );
-    }
+    // The read path writes it inside double quotes (read-sql.ts).
+    const valid = typeof schema === "string" && !schema.includes('"');
+    assertOption("schema", schema, valid, "must be a schema name without double quotes");
     super(pool, serde ?? new FastJsonPlusSerializer(), { ...options, schema });
     listenForServerErrors(pool);
     // Its serde and `_searchWhere`/`_loadMetadata` are this saver's (protected, hence the cast); legacy checkpoints

@@ -10,6 +10,7 @@
  *   still sent, and applied, once the server is back. These options leave it unset.
  */
 import type { ClusterOptions, RedisOptions } from "ioredis";
+import { assertOption } from "../repair/validate.js";
 
 /** Options of {@link resilientRedisOptions} and {@link resilientClusterOptions}. */
 export interface ResilienceOptions {
@@ -27,8 +28,8 @@ const RETRY_MS = 250;
 const CONNECT_TIMEOUT_MS = 1000;
 
 const attempts = ({ outageMs = 10_000 }: ResilienceOptions): number => {
-  if (!(Number.isFinite(outageMs) && outageMs > 0))
-    throw new TypeError(`outageMs must be a positive number of milliseconds, got ${String(outageMs)}.`);
+  const valid = Number.isFinite(outageMs) && outageMs > 0;
+  assertOption("outageMs", outageMs, valid, "must be a positive number of milliseconds");
   return Math.max(1, Math.ceil(outageMs / RETRY_MS));
 };
 

@@ -16,6 +16,7 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import { Redis, type Cluster, type ChainableCommander } from "ioredis";
 import { sortWrites } from "../langgraph-features.js";
+import { assertOption } from "../repair/validate.js";
 import { FastJsonPlusSerializer } from "../serde/fast-jsonplus-serializer.js";
 import { resilientRedisOptions } from "./connection-options.js";
 import { decodeFrame, encodeFrame } from "./frame.js";
@@ -28,21 +29,28 @@ export type IORedisConnection = Redis | Cluster | string;
 
 /** Options of {@link IORedisSaver}. */
 export interface IORedisSaverOptions {
-  /** Prefix of every key. Default `"langgraph"`. Must not contain `{` or `}`. */
+  /**
+   * Prefix of every key. Must not contain `{` or `}`, which would change the Cluster hash tag.
+   * @default "langgraph"
+   */
   keyPrefix?: string;
-  /** Expire a thread's keys this many seconds after its last write. Default: never. */
+  /**
+   * Expire a thread's keys this many seconds (a positive whole number) after its last write.
+   * @default undefined (never)
+   */
   ttlSeconds?: number;
   /**
-   * Serializer of checkpoints, metadata, channel values and writes. Default:
-   * {@link FastJsonPlusSerializer}, which stores the stock `JsonPlusSerializer`
-   * format, so either can read what the other wrote.
+   * Serializer of checkpoints, metadata, channel values and writes. {@link FastJsonPlusSerializer} stores the stock
+   * `JsonPlusSerializer` format, so either can read what the other wrote.
+   * @default new FastJsonPlusSerializer()
    */
   serde?: SerializerProtocol;
   /**
    * Replicas that must hold each write before it is reported stored (Redis's `WAIT`, up to 1 s). Replication is
    * asynchronous: without it, a write the master acknowledged just before dying is lost with it when its replica
    * takes over. Set it to 1 on a Cluster (or a primary with replicas) whose failovers must lose nothing. When no
-   * replica answers in time (all of them down), the write is reported stored all the same: it is on the master.
+   * replica answers in time (all of them down), the write is reported stored all the same: it is on the master. A
+   * whole number.
    * @default 0
    */
   waitForReplicas?: number;
@@ -126,15 +134,14 @@ export class IORedisSaver extends BaseCheckpointSaver {
   constructor(connection: IORedisConnection, options: IORedisSaverOptions = {}) {
     super(options.serde ?? new FastJsonPlusSerializer());
     // Validate before connecting, so bad options never leave a connection open.
-    const { ttlSeconds } = options;
-    if (ttlSeconds !== undefined && !(Number.isInteger(ttlSeconds) && ttlSeconds > 0)) {
-      throw new TypeError(`ttlSeconds must be a positive whole number of seconds, got ${String(ttlSeconds)}.`);
+    const { ttlSeconds, waitForReplicas = 0 } = options;
+    if (ttlSeconds !== undefined) {
+      const valid = Number.isInteger(ttlSeconds) && ttlSeconds > 0;
+      assertOption("ttlSeconds", ttlSeconds, valid, "must be a positive whole number of seconds");
     }
+    const whole = Number.isInteger(waitForReplicas) && waitForReplicas >= 0;
+    assertOption("waitForReplicas", waitForReplicas, whole, "must be a whole number of replicas");
     this.ttlSeconds = ttlSeconds;
-    const { waitForReplicas = 0 } = options;
-    if (!(Number.isInteger(waitForReplicas) && waitForReplicas >= 0)) {
-      throw new TypeError(`waitForReplicas must be a whole number of replicas, got ${String(waitForReplicas)}.`);
-    }
     this.waitForReplicas = waitForReplicas;
     this.keys = new KeyLayout(options.keyPrefix ?? "langgraph");
     if (typeof connection === "string") {

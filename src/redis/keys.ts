@@ -13,6 +13,7 @@
  * <prefix>:{<thread>}:<ns>:writes-index      ZSET  <checkpoint>|<task>|<idx>, all score 0 (range per checkpoint)
  * ```
  */
+import { assertOption } from "../repair/validate.js";
 
 /** A UTF-16 surrogate without its other half, which `encodeURIComponent` cannot encode. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -59,10 +60,8 @@ export class KeyLayout {
   readonly everyThread: string;
 
   constructor(readonly prefix: string) {
-    if (/[{}]/.test(prefix))
-      throw new TypeError(
-        `keyPrefix must not contain "{" or "}" (they would change the Cluster hash tag), got ${JSON.stringify(prefix)}.`,
-      );
+    const valid = typeof prefix === "string" && !/[{}]/.test(prefix);
+    assertOption("keyPrefix", prefix, valid, 'must be a string without "{" or "}" (they would change the hash tag)');
     this.everyThread = `${prefix.replace(GLOB, "\\$&")}:{*}:namespaces`;
   }
 

@@ -2,9 +2,9 @@ import { rawToolCallIdOf, roleOf, type MessageRole } from "../messages/message-v
 import type { MarkerTexts } from "./markers.js";
 import type { BoundaryRule, PatternUnit } from "./pattern.js";
 import type { PatternId, Repair } from "./patterns.js";
-import { E } from "./patterns/E.js";
-import { callsOutsideToolCalls, G } from "./patterns/G.js";
-import { I } from "./patterns/I.js";
+import { misplacedToolResult } from "./patterns/misplaced-tool-result.js";
+import { callOutsideToolCalls, callsOutsideToolCalls } from "./patterns/call-outside-tool-calls.js";
+import { invalidCallId } from "./patterns/invalid-call-id.js";
 import { UNITS } from "./patterns/index.js";
 import type { CleanedReply } from "./reply-cleaning.js";
 import { reportOf } from "./report.js";
@@ -147,8 +147,8 @@ class Rebuild {
     if (outside || renamed || cleaned !== undefined) {
       const by = [
         ...(cleaned !== undefined ? unitsOf(cleaned.codes) : []),
-        ...(outside ? [G] : []),
-        ...(renamed ? [I] : []),
+        ...(outside ? [callOutsideToolCalls] : []),
+        ...(renamed ? [invalidCallId] : []),
       ];
       this.rewritten(by, ctx.messages[turn.index], turn.index, copy);
     }
@@ -163,7 +163,7 @@ class Rebuild {
       }
       if (this.rank(result.index) !== this.rank(previous) + 1) {
         if (result.index > (storedRunEnd ??= this.runEnd(turn.index))) this.touched = true;
-        this.repairs.push(reportOf(E, "moved", this.out.length, result.message, result.index));
+        this.repairs.push(reportOf(misplacedToolResult, "moved", this.out.length, result.message, result.index));
       }
       previous = result.index;
       this.keptResult(result, idOut(turn, slot));
@@ -195,7 +195,7 @@ class Rebuild {
       return;
     }
     const copy = messageCopy(message, fired, this.ctx.markers, renamed ? id : undefined);
-    this.rewritten([...(renamed ? [I] : []), ...fired], message, index, copy);
+    this.rewritten([...(renamed ? [invalidCallId] : []), ...fired], message, index, copy);
     this.out.push(copy);
   }
 

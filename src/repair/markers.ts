@@ -58,26 +58,17 @@ const KEYS = Object.keys(MARKER_PRESETS.en);
  */
 export function resolveMarkers(option: MarkerOption | undefined): Readonly<MarkerTexts> {
   if (option === undefined) return MARKER_PRESETS.en;
-  const presets = Object.keys(MARKER_PRESETS);
-  if (typeof option === "string") {
-    if (!Object.hasOwn(MARKER_PRESETS, option)) {
-      throw new InvalidOptionError(
-        `Unknown marker preset ${JSON.stringify(option)}: use "en", "ko" or an object of custom texts.`,
-        { option: "markers", value: option, allowed: presets },
-      );
-    }
-    return MARKER_PRESETS[option];
-  }
+  if (typeof option === "string" && Object.hasOwn(MARKER_PRESETS, option)) return MARKER_PRESETS[option];
   if (typeof option !== "object" || option === null || Array.isArray(option)) {
-    throw new InvalidOptionError(`markers must be "en", "ko" or an object of custom texts, got ${String(option)}.`, {
-      option: "markers",
-      value: option,
-      allowed: presets,
-    });
+    const presets = Object.keys(MARKER_PRESETS);
+    throw new InvalidOptionError(
+      `markers must be "en", "ko" or an object of custom texts, got ${JSON.stringify(option)}.`,
+      { option: "markers", value: option, allowed: presets },
+    );
   }
   for (const key of Object.keys(option)) {
     if (!KEYS.includes(key)) {
-      throw new InvalidOptionError(`Unknown markers key ${JSON.stringify(key)}: the keys are ${KEYS.join(", ")}.`, {
+      throw new InvalidOptionError(`markers.${key} is not a marker text: the keys are ${KEYS.join(", ")}.`, {
         option: `markers.${key}`,
         value: (option as Record<string, unknown>)[key],
         allowed: KEYS,

@@ -1,5 +1,5 @@
 /**
- * What one pattern is: its description, where it applies, and its rule, in one unit (`patterns/<code>.ts`). The
+ * What one pattern is: its description, where it applies, and its rule, in one unit (`patterns/<kind>.ts`). The
  * engine runs each kind of rule at one place of its walk over a history, for the clean check and the rebuild alike:
  * - a {@link BoundaryRule} between two turns (what a provider wants between them: A, C, J, K, Z);
  * - a {@link MessageRule} on a message sent as a copy (W, X, Y);

@@ -1,13 +1,13 @@
 /**
  * The broken-history patterns the sanitizer repairs, as users see them: each pattern's description, taken from its
- * unit (`patterns/<code>.ts`), and the report of one repair.
+ * unit (`patterns/<kind>.ts`), and the report of one repair.
  */
 import type { Pattern } from "./pattern.js";
 import { UNITS } from "./patterns/index.js";
 
 export type { Pattern, Scope } from "./pattern.js";
 
-/** A pattern's short code (the design brief's ids), as in the doctor's report and the test file names. */
+/** A pattern's short code (the design brief's ids), as in `Repair.code`, metrics and the doctor's report. */
 export type PatternId = keyof typeof UNITS;
 
 /** Every pattern, by code: what it is, what the repair does, and where it applies. */

@@ -1,8 +1,8 @@
 import { rawToolCallIdOf, roleOf, type ToolCallRef } from "../messages/message-view.js";
 import type { PatternUnit, ReplyPlace } from "./pattern.js";
 import type { Repair } from "./patterns.js";
-import { D } from "./patterns/D.js";
-import { F, slotFor } from "./patterns/F.js";
+import { orphanToolResult } from "./patterns/orphan-tool-result.js";
+import { duplicateToolResult, slotFor } from "./patterns/duplicate-tool-result.js";
 import { UNITS } from "./patterns/index.js";
 import { cleanReply, type CleanedReply } from "./reply-cleaning.js";
 import { reportOf } from "./report.js";
@@ -75,16 +75,16 @@ export function segment(
       const id = rawToolCallIdOf(message);
       const owner = owners.get(id);
       if (owner === undefined) {
-        repairs.push(removal(D, message, index));
+        repairs.push(removal(orphanToolResult, message, index));
         continue;
       }
       const slot = slotFor(owner, id, message);
       if (slot === -1) {
-        repairs.push(removal(F, message, index));
+        repairs.push(removal(duplicateToolResult, message, index));
         continue;
       }
       const replaced = owner.results[slot];
-      if (replaced !== undefined) repairs.push(removal(F, replaced.message, replaced.index));
+      if (replaced !== undefined) repairs.push(removal(duplicateToolResult, replaced.message, replaced.index));
       owner.results[slot] = { message, index };
     } else {
       const removed = removalOf(rules, role, message, 0);

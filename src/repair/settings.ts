@@ -13,8 +13,10 @@ export interface RepairRules {
   /**
    * Whose own rules to repair besides what every provider rejects and what a broken run left (role order, empty
    * turns, a SystemMessage mid-history, …): a provider's name, or `"strictest"` for all of them at once (an app that
-   * switches models). Each provider's rules are listed in docs/providers.md.
-   * @default undefined (only what every provider rejects, and what a broken run left)
+   * switches models). Each provider's rules are the provider table's (docs/providers.md).
+   * @default undefined: the checkpointer and `repairMessages` repair only what every provider rejects and what a
+   * broken run left; the middleware applies the rules of the provider each request goes to, as the provider table
+   * places its chat model (none for a model it cannot place)
    */
   provider?: ProviderRules;
   /**
@@ -22,14 +24,16 @@ export interface RepairRules {
    * model): thinking blocks another model signed (a fallback, a model switch) are dropped for it (pattern S), as
    * Anthropic rejects them; a Claude model before 4.6 takes a prefill (pattern Z is lifted for it under Anthropic's
    * and Bedrock's rules).
-   * @default undefined (no thinking block is taken for another model's)
+   * @default undefined: no thinking block is taken for another model's; the middleware takes the model each request
+   * goes to
    */
   model?: string;
   /**
    * `false` when the OpenAI Responses API keeps nothing of the app's responses (`store: false`, ChatOpenAI's
    * `zdrEnabled`): a stored reply's reasoning item kept only by its id is dropped (pattern V), as the API cannot
    * find it.
-   * @default undefined (as each reply records it; a streamed one does)
+   * @default undefined: as each reply records it (a streamed one does); the middleware reads the chat model's
+   * `zdrEnabled`
    */
   store?: boolean;
   /**
@@ -59,7 +63,7 @@ export interface RepairSettings {
   bridgeRole: BridgeRole;
 }
 
-/** Validates `options` (a `TypeError` names the bad one) and resolves them. @internal */
+/** Validates `options` (an `InvalidOptionError` names the bad one) and resolves them. @internal */
 export function resolveRepairSettings(options: RepairRules): RepairSettings {
   const { provider, model, store, bridgeRole = "ai" } = options;
   if (provider !== undefined) assertOneOf("provider", provider, PROVIDER_RULE_NAMES);

@@ -1,6 +1,16 @@
 /** Checks of option values, with one wording everywhere: each throws an `InvalidOptionError` that names the option. */
 import { InvalidOptionError } from "./errors.js";
 
+/**
+ * Throws an `InvalidOptionError` naming `name` unless `valid`: "`name` `requirement`, got `value`." (numbers as
+ * written, so NaN and Infinity show as themselves).
+ */
+export function assertOption(name: string, value: unknown, valid: boolean, requirement: string): void {
+  if (valid) return;
+  const shown = typeof value === "number" ? String(value) : JSON.stringify(value);
+  throw new InvalidOptionError(`${name} ${requirement}, got ${shown}.`, { option: name, value });
+}
+
 /** Throws an `InvalidOptionError` naming `name` unless `value` is one of `allowed`. */
 export function assertOneOf<T>(name: string, value: unknown, allowed: readonly T[]): asserts value is T {
   if (!allowed.includes(value as T)) {

@@ -5,13 +5,14 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { MiddlewareError, summarizationMiddleware, type AgentMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
-import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
+import { InvalidOptionError, SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
 import { sanitizeMessagesMiddleware, type ModelRequestRepairEvent } from "../../src/middleware/index.js";
 import { buildAgent, keepFirstAndLastThree, threadConfig } from "../support/agents.js";
 import { comparable } from "../support/compare.js";
 import { rejectingProviders, WIRE_PROFILES, type ProviderProfile } from "../support/provider-rules.js";
 import { FIRST_QUESTION, agentModel } from "../support/scenarios.js";
 import { StrictChatModel } from "../support/strict-chat-model.js";
+import { thrownBy } from "../support/thrown.js";
 
 /** Summarizes once the history reaches six messages, keeping only the newest: the summary is a HumanMessage. */
 const summarizeToLast = () =>
@@ -147,16 +148,25 @@ describe("sanitizeMessagesMiddleware", () => {
     [{ onRepair: 42 }],
     [{ provider: "azure" }],
   ])("validates %j when it is built, with the checkpointer's wording", (options) => {
-    const errorOf = (build: () => unknown) => {
-      try {
-        build();
-      } catch (error) {
-        return error;
-      }
-      throw new Error("expected the options to be rejected");
-    };
-    const fromCheckpointer = errorOf(() => new SanitizingCheckpointer(new MemorySaver(), options as never));
-    expect(fromCheckpointer).toBeInstanceOf(TypeError);
-    expect(errorOf(() => sanitizeMessagesMiddleware(options as never))).toEqual(fromCheckpointer);
+    const fromCheckpointer = thrownBy(() => new SanitizingCheckpointer(new MemorySaver(), options as never));
+    expect(fromCheckpointer).toBeInstanceOf(InvalidOptionError);
+    expect(thrownBy(() => sanitizeMessagesMiddleware(options as never))).toEqual(fromCheckpointer);
+  });
+
+  it("fails the model call of a run whose configurable.sanitizer it does not take", async () => {
+    const model = agentModel("openai");
+    const middleware = [sanitizeMessagesMiddleware()];
+    const agent = buildAgent("createAgent", { model, checkpointer: new MemorySaver(), middleware });
+    const run = agent.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, threadConfig("t", { sanitizer: "fix" }));
+    const error = await run.catch((e: unknown) => e);
+    // langchain wraps a middleware's error in a MiddlewareError that keeps its name and message.
+    expect(error).toMatchObject({
+      name: "InvalidOptionError",
+      message: expect.stringMatching(/^configurable\.sanitizer /),
+    });
+    let cause = error as { cause?: unknown };
+    while (cause.cause !== undefined) cause = cause.cause as { cause?: unknown };
+    expect(cause).toBeInstanceOf(InvalidOptionError);
+    expect(model.seen).toEqual([]);
   });
 });

@@ -199,7 +199,7 @@ describe("SanitizingCheckpointer as a decorator", () => {
     [
       "an unknown marker preset",
       () => new SanitizingCheckpointer(new MemorySaver(), { markers: "de" as never }),
-      'Unknown marker preset "de"',
+      'markers must be "en", "ko" or an object of custom texts, got "de".',
     ],
     [
       "an onRepair that is not a function",

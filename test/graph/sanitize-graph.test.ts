@@ -35,7 +35,7 @@ describe("sanitizeGraph", () => {
     graph.checkpointer = own;
     const adopted = graph.checkpointer as SanitizingCheckpointer;
     expect(adopted.inner).toBe(a);
-    expect(adopted.options).toMatchObject({ policy: "repair" });
+    expect(adopted.resolved).toMatchObject({ policy: "repair" });
     graph.checkpointer = own;
     expect(graph.checkpointer).toBe(adopted);
   });

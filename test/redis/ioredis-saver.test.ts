@@ -10,7 +10,7 @@ import {
 import { validate } from "@langchain/langgraph-checkpoint-validation";
 import { Cluster, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SanitizingCheckpointer } from "../../src/index.js";
+import { InvalidOptionError, SanitizingCheckpointer } from "../../src/index.js";
 import { IORedisSaver } from "../../src/redis/index.js";
 import {
   hasRedisBinary,
@@ -22,6 +22,7 @@ import {
 import { reactGraph } from "../support/react-graph.js";
 import { agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";
 import { deleteKeys } from "../support/savers.js";
+import { thrownBy } from "../support/thrown.js";
 
 const available = hasRedisBinary();
 if (!available && process.env.CI === "true")
@@ -249,7 +250,7 @@ describe.runIf(available)("IORedisSaver", () => {
     await (saver.client as Redis).quit();
   });
 
-  it("opens and closes its own connection from a URL, and rejects bad settings clearly", async () => {
+  it("opens and closes its own connection from a URL", async () => {
     const saver = new IORedisSaver(server.url, { keyPrefix: nextPrefix() });
     await saver.put(
       { configurable: { thread_id: "url" } },
@@ -260,18 +261,26 @@ describe.runIf(available)("IORedisSaver", () => {
     expect(await saver.getTuple({ configurable: { thread_id: "url" } })).toBeDefined();
     await saver.close();
     await expect(saver.client.ping()).rejects.toThrow("Connection is closed.");
-    expect(() => new IORedisSaver({} as never)).toThrow(
-      "IORedisSaver needs an ioredis Redis or Cluster instance, or a redis:// URL.",
-    );
-    expect(() => new IORedisSaver(server.url, { ttlSeconds: 0 })).toThrow(
-      "ttlSeconds must be a positive whole number of seconds, got 0.",
-    );
-    expect(() => new IORedisSaver(server.url, { waitForReplicas: 0.5 })).toThrow(
-      "waitForReplicas must be a whole number of replicas, got 0.5.",
-    );
-    expect(() => new IORedisSaver(server.url, { keyPrefix: "app{1}" })).toThrow(
-      'keyPrefix must not contain "{" or "}"',
-    );
+  });
+
+  it.each([
+    [{ ttlSeconds: 0 }, "ttlSeconds must be a positive whole number of seconds, got 0."],
+    [{ waitForReplicas: 0.5 }, "waitForReplicas must be a whole number of replicas, got 0.5."],
+    [
+      { keyPrefix: "app{1}" },
+      'keyPrefix must be a string without "{" or "}" (they would change the hash tag), got "app{1}".',
+    ],
+  ])("rejects the bad option %j with an InvalidOptionError naming it, before connecting", (options, message) => {
+    const build = () => new IORedisSaver(server.url, options);
+    expect(build).toThrow(InvalidOptionError);
+    expect(build).toThrow(message);
+    expect(thrownBy(build)).toMatchObject({ option: Object.keys(options)[0] });
+  });
+
+  it("takes only a client or a URL: anything else is a plain TypeError, an argument rather than an option", () => {
+    const build = () => new IORedisSaver({} as never);
+    expect(build).toThrow("IORedisSaver needs an ioredis Redis or Cluster instance, or a redis:// URL.");
+    expect(thrownBy(build)).not.toBeInstanceOf(InvalidOptionError);
   });
 
   describe("faults", () => {

@@ -11,8 +11,13 @@ describe("the docs' tables", () => {
     });
   }
 
-  it("has one row per pattern, each with a test file named by its code", () => {
-    for (const code of Object.keys(PATTERNS))
-      expect(readFileSync(new URL(`../patterns/${code}.test.ts`, import.meta.url), "utf8")).toContain("repairMessages");
+  it("names each pattern's unit, its export and its test file by its kind", async () => {
+    for (const { kind } of Object.values(PATTERNS)) {
+      const source = new URL(`../../src/repair/patterns/${kind}.ts`, import.meta.url).href;
+      const unit = (await import(source)) as Record<string, unknown>;
+      const name = kind.replace(/-(.)/g, (_, letter: string) => letter.toUpperCase());
+      expect(unit[name], `src/repair/patterns/${kind}.ts exports ${name}`).toMatchObject({ kind });
+      expect(readFileSync(new URL(`../patterns/${kind}.test.ts`, import.meta.url), "utf8")).toContain("repairMessages");
+    }
   });
 });

@@ -94,7 +94,9 @@ describe("repairMessages options", () => {
     expect(() => repairMessages([], { bridgeRole: "user" as never })).toThrow(
       'bridgeRole must be one of "ai", "system", got "user".',
     );
-    expect(() => repairMessages([], { markers: "fr" as never })).toThrow('Unknown marker preset "fr"');
+    expect(() => repairMessages([], { markers: "fr" as never })).toThrow(
+      'markers must be "en", "ko" or an object of custom texts, got "fr".',
+    );
     expect(() => repairMessages([], { markers: { missingReply: "" } })).toThrow(
       "markers.missingReply must be a non-empty string.",
     );

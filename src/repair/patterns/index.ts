@@ -1,62 +1,70 @@
 /**
- * Every pattern's unit, by code: the one place each pattern is described and its rule is kept. The README's table
- * and docs/repairs.md are checked against it by a test, and each pattern's test is `test/patterns/<code>.test.ts`.
+ * Every pattern's unit: the one place each pattern is described and its rule is kept. A unit's file, its export, its
+ * test (`test/patterns/<kind>.test.ts`) and its anchor in docs/repairs.md are all named by its `kind`; its `code` is
+ * the short id users see in reports. The README's table and docs/repairs.md are checked against it by a test.
  */
-import { A } from "./A.js";
-import { B } from "./B.js";
-import { B2 } from "./B2.js";
-import { B3 } from "./B3.js";
-import { C } from "./C.js";
-import { D } from "./D.js";
-import { E } from "./E.js";
-import { F } from "./F.js";
-import { G } from "./G.js";
-import { H } from "./H.js";
-import { I } from "./I.js";
-import { J } from "./J.js";
-import { K } from "./K.js";
-import { L } from "./L.js";
-import { M } from "./M.js";
-import { N } from "./N.js";
-import { P } from "./P.js";
-import { Q } from "./Q.js";
-import { R } from "./R.js";
-import { S } from "./S.js";
-import { T } from "./T.js";
-import { U } from "./U.js";
-import { V } from "./V.js";
-import { W } from "./W.js";
-import { X } from "./X.js";
-import { Y } from "./Y.js";
-import { Z } from "./Z.js";
+import { callOutsideToolCalls } from "./call-outside-tool-calls.js";
+import { consecutiveReplies } from "./consecutive-replies.js";
+import { duplicateToolResult } from "./duplicate-tool-result.js";
+import { emptyReply } from "./empty-reply.js";
+import { emptyToolResult } from "./empty-tool-result.js";
+import { emptyUserTurn } from "./empty-user-turn.js";
+import { foreignThinkingBlock } from "./foreign-thinking-block.js";
+import { invalidCallId } from "./invalid-call-id.js";
+import { leadingReply } from "./leading-reply.js";
+import { leftoverRemoveMessage } from "./leftover-remove-message.js";
+import { loneReasoningItem } from "./lone-reasoning-item.js";
+import { misplacedToolResult } from "./misplaced-tool-result.js";
+import { missingReply } from "./missing-reply.js";
+import { orphanToolResult } from "./orphan-tool-result.js";
+import { partlyAnsweredToolCalls } from "./partly-answered-tool-calls.js";
+import { requestEndsOnReply } from "./request-ends-on-reply.js";
+import { strandedToolResult } from "./stranded-tool-result.js";
+import { systemMessageMidHistory } from "./system-message-mid-history.js";
+import { unansweredHiddenCall } from "./unanswered-hidden-call.js";
+import { unansweredToolCalls } from "./unanswered-tool-calls.js";
+import { unclosedToolResults } from "./unclosed-tool-results.js";
+import { unfinishedHostedToolItem } from "./unfinished-hosted-tool-item.js";
+import { unfinishedStreamChunk } from "./unfinished-stream-chunk.js";
+import { unkeptReasoningItem } from "./unkept-reasoning-item.js";
+import { unpairedServerToolBlock } from "./unpaired-server-tool-block.js";
+import { unsignedGeminiCall } from "./unsigned-gemini-call.js";
+import { unsignedThinkingBlock } from "./unsigned-thinking-block.js";
+
+/** In the order of the docs' tables (by code). */
+const LIST = [
+  missingReply,
+  unansweredToolCalls,
+  partlyAnsweredToolCalls,
+  unansweredHiddenCall,
+  unclosedToolResults,
+  orphanToolResult,
+  misplacedToolResult,
+  duplicateToolResult,
+  callOutsideToolCalls,
+  emptyReply,
+  invalidCallId,
+  leadingReply,
+  consecutiveReplies,
+  leftoverRemoveMessage,
+  unfinishedStreamChunk,
+  strandedToolResult,
+  loneReasoningItem,
+  unpairedServerToolBlock,
+  unsignedThinkingBlock,
+  foreignThinkingBlock,
+  unsignedGeminiCall,
+  unfinishedHostedToolItem,
+  unkeptReasoningItem,
+  emptyToolResult,
+  emptyUserTurn,
+  systemMessageMidHistory,
+  requestEndsOnReply,
+] as const;
+
+type Unit = (typeof LIST)[number];
 
 /** Every unit, by code. */
-export const UNITS = Object.freeze({
-  A,
-  B,
-  B2,
-  B3,
-  C,
-  D,
-  E,
-  F,
-  G,
-  H,
-  I,
-  J,
-  K,
-  L,
-  M,
-  N,
-  P,
-  Q,
-  R,
-  S,
-  T,
-  U,
-  V,
-  W,
-  X,
-  Y,
-  Z,
-});
+export const UNITS = Object.freeze(Object.fromEntries(LIST.map((unit) => [unit.code, unit]))) as {
+  readonly [U in Unit as U["code"]]: U;
+};

@@ -1,7 +1,7 @@
 import { definePattern } from "../pattern.js";
 import { openingMessage } from "../synthetic.js";
 
-export const J = definePattern({
+export const leadingReply = definePattern({
   code: "J",
   kind: "leading-reply",
   summary: "a history that starts with a reply",

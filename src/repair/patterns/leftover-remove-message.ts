@@ -1,7 +1,7 @@
 import { isRemoveMessage } from "../../messages/message-view.js";
 import { definePattern } from "../pattern.js";
 
-export const L = definePattern({
+export const leftoverRemoveMessage = definePattern({
   code: "L",
   kind: "leftover-remove-message",
   summary: "a RemoveMessage left in the list",

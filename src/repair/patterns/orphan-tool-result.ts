@@ -5,7 +5,7 @@ import { definePattern } from "../pattern.js";
  * `tool_call_id`; one that none declared is removed. OpenAI: "messages with role 'tool' must be a response to a
  * preceding message with 'tool_calls'"; Anthropic: "unexpected tool_use_id found in tool_result blocks".
  */
-export const D = definePattern({
+export const orphanToolResult = definePattern({
   code: "D",
   kind: "orphan-tool-result",
   summary: "a tool result whose call no earlier reply made",

@@ -1,7 +1,7 @@
 import { definePattern } from "../pattern.js";
 import { bridgeMessage } from "../synthetic.js";
 
-export const A = definePattern({
+export const missingReply = definePattern({
   code: "A",
   kind: "missing-reply",
   summary: "two user turns in a row (one a run never answered)",

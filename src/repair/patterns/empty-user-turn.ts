@@ -1,7 +1,7 @@
 import { hasEmptyContent } from "../../messages/message-view.js";
 import { definePattern } from "../pattern.js";
 
-export const X = definePattern({
+export const emptyUserTurn = definePattern({
   code: "X",
   kind: "empty-user-turn",
   summary: "an empty user turn",

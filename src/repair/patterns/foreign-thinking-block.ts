@@ -2,7 +2,7 @@ import { hasForeignThinking, isThinkingBlock } from "../../messages/anthropic-bl
 import { definePattern } from "../pattern.js";
 import { withContent } from "../reply-copies.js";
 
-export const S = definePattern({
+export const foreignThinkingBlock = definePattern({
   code: "S",
   kind: "foreign-thinking-block",
   summary: "thinking blocks another model signed",

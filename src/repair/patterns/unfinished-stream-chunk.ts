@@ -2,7 +2,7 @@ import { hasStreamLeftovers, isStreamOnlyBlock } from "../../messages/message-vi
 import { definePattern } from "../pattern.js";
 import { withContent } from "../reply-copies.js";
 
-export const M = definePattern({
+export const unfinishedStreamChunk = definePattern({
   code: "M",
   kind: "unfinished-stream-chunk",
   summary: "a reply saved mid-stream, its call cut off",

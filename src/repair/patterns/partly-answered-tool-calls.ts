@@ -1,7 +1,7 @@
 import { definePattern } from "../pattern.js";
 
-/** Its rule: `answerEveryCall` in B.ts. */
-export const B2 = definePattern({
+/** Its rule: `answerEveryCall` in unanswered-tool-calls.ts. */
+export const partlyAnsweredToolCalls = definePattern({
   code: "B2",
   kind: "partly-answered-tool-calls",
   summary: "parallel tool calls partly answered",

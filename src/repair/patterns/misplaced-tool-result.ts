@@ -6,7 +6,7 @@ import { definePattern } from "../pattern.js";
  * tool_use block must have a corresponding tool_result block in the next message"; Gemini wants the responses in
  * call order.
  */
-export const E = definePattern({
+export const misplacedToolResult = definePattern({
   code: "E",
   kind: "misplaced-tool-result",
   summary: "a tool result out of place or out of call order",

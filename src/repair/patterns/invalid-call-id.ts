@@ -3,7 +3,7 @@ import { definePattern } from "../pattern.js";
 import { anchorOf } from "../synthetic.js";
 import { addValidId, hashText, resetIds } from "../unique-ids.js";
 
-export const I = definePattern({
+export const invalidCallId = definePattern({
   code: "I",
   kind: "invalid-call-id",
   summary: "a call id providers reject, or one reused",

@@ -5,7 +5,7 @@ import { replyWith } from "../rewrite.js";
 
 type Loose = Record<string, unknown>;
 
-export const V = definePattern({
+export const unkeptReasoningItem = definePattern({
   code: "V",
   kind: "unkept-reasoning-item",
   summary: "a Responses reasoning item the API never kept",

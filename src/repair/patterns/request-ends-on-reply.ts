@@ -2,7 +2,7 @@ import { isPausedTurn } from "../../messages/anthropic-blocks.js";
 import { definePattern } from "../pattern.js";
 import { continueMessage } from "../synthetic.js";
 
-export const Z = definePattern({
+export const requestEndsOnReply = definePattern({
   code: "Z",
   kind: "request-ends-on-reply",
   summary: "a model request that ends on a reply",

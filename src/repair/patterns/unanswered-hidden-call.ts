@@ -1,7 +1,7 @@
 import { definePattern } from "../pattern.js";
 
-/** Its rule: `answerEveryCall` in B.ts, once G put the call in `tool_calls`. */
-export const B3 = definePattern({
+/** Its rule: `answerEveryCall` in unanswered-tool-calls.ts, once G put the call in `tool_calls`. */
+export const unansweredHiddenCall = definePattern({
   code: "B3",
   kind: "unanswered-hidden-call",
   summary: "a call from outside tool_calls (an invalid call) never answered",

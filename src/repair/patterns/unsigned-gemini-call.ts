@@ -4,7 +4,7 @@ import { replyWith } from "../rewrite.js";
 
 type Loose = Record<string, unknown>;
 
-export const T = definePattern({
+export const unsignedGeminiCall = definePattern({
   code: "T",
   kind: "unsigned-gemini-call",
   summary: "a Gemini 3 call that lost its thought signature",

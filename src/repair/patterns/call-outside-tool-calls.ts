@@ -1,7 +1,7 @@
 import { definePattern } from "../pattern.js";
 import type { Turn } from "../turn.js";
 
-export const G = definePattern({
+export const callOutsideToolCalls = definePattern({
   code: "G",
   kind: "call-outside-tool-calls",
   summary: "a call some integrations send that tool_calls does not hold",

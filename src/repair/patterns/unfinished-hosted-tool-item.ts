@@ -5,7 +5,7 @@ import { replyWith } from "../rewrite.js";
 
 type Loose = Record<string, unknown>;
 
-export const U = definePattern({
+export const unfinishedHostedToolItem = definePattern({
   code: "U",
   kind: "unfinished-hosted-tool-item",
   summary: "a Responses hosted-tool item stored unfinished",

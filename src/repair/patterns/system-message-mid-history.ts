@@ -1,7 +1,7 @@
 import { definePattern } from "../pattern.js";
 import { isSyntheticMessage } from "../synthetic.js";
 
-export const Y = definePattern({
+export const systemMessageMidHistory = definePattern({
   code: "Y",
   kind: "system-message-mid-history",
   summary: "a SystemMessage mid-history",

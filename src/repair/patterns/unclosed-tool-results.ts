@@ -1,7 +1,7 @@
 import { definePattern } from "../pattern.js";
 import { closingMessage } from "../synthetic.js";
 
-export const C = definePattern({
+export const unclosedToolResults = definePattern({
   code: "C",
   kind: "unclosed-tool-results",
   summary: "tool results with no reply before the next user turn or the end",

@@ -1,7 +1,7 @@
 import { hasEmptyContent } from "../../messages/message-view.js";
 import { definePattern } from "../pattern.js";
 
-export const W = definePattern({
+export const emptyToolResult = definePattern({
   code: "W",
   kind: "empty-tool-result",
   summary: "an empty tool result",

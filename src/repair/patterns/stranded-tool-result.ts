@@ -3,7 +3,7 @@ import { definePattern } from "../pattern.js";
 import { resultWith } from "../rewrite.js";
 import { idOut, type ToolResult, type Turn } from "../turn.js";
 
-export const N = definePattern({
+export const strandedToolResult = definePattern({
   code: "N",
   kind: "stranded-tool-result",
   summary: "finished tool results stranded in pendingWrites",
@@ -33,6 +33,6 @@ export function recoveredResult(
   used.push(result);
   const id = idOut(turn, slot);
   return id === call.id
-    ? { message: result, pattern: N }
-    : { message: resultWith(result, { tool_call_id: id }), original: result, pattern: N };
+    ? { message: result, pattern: strandedToolResult }
+    : { message: resultWith(result, { tool_call_id: id }), original: result, pattern: strandedToolResult };
 }

@@ -1,7 +1,7 @@
 import { definePattern } from "../pattern.js";
 import { betweenRepliesMessage } from "../synthetic.js";
 
-export const K = definePattern({
+export const consecutiveReplies = definePattern({
   code: "K",
   kind: "consecutive-replies",
   summary: "two replies in a row",

@@ -1,7 +1,7 @@
 import { hasEmptyContent } from "../../messages/message-view.js";
 import { definePattern } from "../pattern.js";
 
-export const H = definePattern({
+export const emptyReply = definePattern({
   code: "H",
   kind: "empty-reply",
   summary: "an empty reply",

@@ -2,11 +2,11 @@ import type { MarkerTexts } from "../markers.js";
 import { definePattern } from "../pattern.js";
 import { idOut, type ToolResult, type Turn } from "../turn.js";
 import { anchorOf, placeholderToolMessage } from "../synthetic.js";
-import { B2 } from "./B2.js";
-import { B3 } from "./B3.js";
-import { recoveredResult } from "./N.js";
+import { partlyAnsweredToolCalls } from "./partly-answered-tool-calls.js";
+import { unansweredHiddenCall } from "./unanswered-hidden-call.js";
+import { recoveredResult } from "./stranded-tool-result.js";
 
-export const B = definePattern({
+export const unansweredToolCalls = definePattern({
   code: "B",
   kind: "unanswered-tool-calls",
   summary: "tool calls with no result",
@@ -45,7 +45,7 @@ export function answerEveryCall(
     answers.push(
       found[slot] ?? {
         message: placeholderToolMessage(anchor, idOut(turn, slot), call.name, markers.missingToolResult),
-        pattern: call.invalid ? B3 : answered > 0 ? B2 : B,
+        pattern: call.invalid ? unansweredHiddenCall : answered > 0 ? partlyAnsweredToolCalls : unansweredToolCalls,
       },
     );
   }

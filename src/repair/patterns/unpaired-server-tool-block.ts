@@ -8,7 +8,7 @@ type Loose = Record<string, unknown>;
 const visitUnpaired = (m: unknown, at: ReplyPlace, visit: (position: number) => boolean) =>
   visitUnpairedServerBlocks(contentOf(m), at.messages, at.index, at.openEnd, visit);
 
-export const Q = definePattern({
+export const unpairedServerToolBlock = definePattern({
   code: "Q",
   kind: "unpaired-server-tool-block",
   summary: "a server tool's use without its result, or a result without its use",

@@ -5,7 +5,7 @@ import { withContent } from "../reply-copies.js";
 const signed = (block: Readonly<Record<string, unknown>>) =>
   typeof block.signature === "string" && block.signature !== "";
 
-export const R = definePattern({
+export const unsignedThinkingBlock = definePattern({
   code: "R",
   kind: "unsigned-thinking-block",
   summary: "a thinking block cut off before its signature",

@@ -2,7 +2,7 @@ import { definePattern } from "../pattern.js";
 import type { Turn } from "../turn.js";
 import { isSyntheticMessage } from "../synthetic.js";
 
-export const F = definePattern({
+export const duplicateToolResult = definePattern({
   code: "F",
   kind: "duplicate-tool-result",
   summary: "two results for one call",

@@ -2,7 +2,7 @@ import { hasLoneReasoningItem, isLoneReasoningItem } from "../../messages/respon
 import { definePattern } from "../pattern.js";
 import { withoutOutputItems } from "../reply-copies.js";
 
-export const P = definePattern({
+export const loneReasoningItem = definePattern({
   code: "P",
   kind: "lone-reasoning-item",
   summary: "a Responses reasoning item without the item that followed it",
