@@ -93,8 +93,8 @@ const LATEST = `WITH ref(position, thread_id, checkpoint_ns) AS (SELECT key, jso
  * the same row, field for field. A checkpoint from before LangGraph stored pending sends as a channel is read by
  * getTuple itself, which migrates them.
  */
-async function latest(db: Database.Database, saver: SqliteSaver, refs: readonly ThreadRef[]) {
-  const rows = db.prepare(LATEST).all(JSON.stringify(refs.map((r) => [r.threadId, r.checkpointNs]))) as LatestRow[];
+async function latest(statement: Database.Statement, saver: SqliteSaver, refs: readonly ThreadRef[]) {
+  const rows = statement.all(JSON.stringify(refs.map((r) => [r.threadId, r.checkpointNs]))) as LatestRow[];
   const tuples: (CheckpointTuple | undefined)[] = refs.map(() => undefined);
   const { serde } = saver;
   for (const row of rows) {
@@ -147,11 +147,12 @@ export async function openSqlite(file: string, { writable }: OpenOptions): Promi
   // The fast serializer reads every stored value as the stock one does (and writes the same bytes), as it does
   // under a SanitizingCheckpointer.
   const saver = new SqliteSaver(writable ? db : withoutSetupWrites(db), new FastJsonPlusSerializer());
+  let statement: Database.Statement | undefined;
   return {
     description: `SQLite ${file}`,
     saver,
     threads: (filter) => listThreads(db, filter),
-    latest: (refs) => latest(db, saver, refs),
+    latest: (refs) => latest((statement ??= db.prepare(LATEST)), saver, refs),
     close: async () => void db.close(),
   };
 }
