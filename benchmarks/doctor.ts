@@ -224,13 +224,14 @@ async function redisBackend(): Promise<Backend> {
 }
 
 const run = promisify(execFile);
-const main = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
+/** The built bin, as `npx langgraph-checkpoint-sanitizer` runs it (`npm run bench:doctor` builds it first). */
+const main = fileURLToPath(new URL("../dist/esm/cli/main.js", import.meta.url));
 
 /** One dry run of the doctor as its own process: wall seconds, peak resident MB, and what it reported. */
 async function doctor(args: string[]) {
   const { stdout, stderr } = await run(
     "/usr/bin/time",
-    ["-f", "%e %M", process.execPath, "--import", "tsx", main, "doctor", ...args, "--json", "--quiet"],
+    ["-f", "%e %M", process.execPath, main, "doctor", ...args, "--json", "--quiet"],
     { maxBuffer: 1 << 30 },
   ).catch((e: { stdout: string; stderr: string; code: number }) => (e.code === 1 ? e : Promise.reject(e)));
   const [seconds, kb] = stderr.trim().split("\n").at(-1)!.split(" ").map(Number);
