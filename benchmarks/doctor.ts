@@ -15,7 +15,7 @@
  */
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { END, interrupt, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import type { BaseCheckpointSaver, Checkpoint } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -26,6 +26,8 @@ import { promisify } from "node:util";
 import type { Redis } from "ioredis";
 import type pg from "pg";
 import type { IORedisSaver } from "../src/redis/index.js";
+import { decodeFrame } from "../src/redis/frame.js";
+import { blobField, KeyLayout } from "../src/redis/keys.js";
 import { reactGraph } from "../test/support/react-graph.js";
 import { fastPostgresFactory, redisFactory } from "../test/support/savers.js";
 import { FIRST_QUESTION, agentModel, cancelFirstTurn, nextTurn } from "../test/support/scenarios.js";
@@ -257,17 +259,24 @@ async function redisBackend(): Promise<Backend> {
       }
     },
     async floor() {
-      const ids = [];
-      for await (const ref of saver.threads()) ids.push(ref);
+      const keys = new KeyLayout(prefix);
+      const refs = [];
+      for await (const ref of saver.threads()) refs.push(keys.namespace(ref.threadId, ref.checkpointNs));
       const latest = client.pipeline();
-      for (const { threadId: t } of ids)
-        latest.zrevrangebylex(`${prefix}:{${t}}::checkpoints`, "+", "-", "LIMIT", 0, 1);
-      const found = (await latest.exec())!;
+      for (const { checkpoints } of refs) latest.zrevrangebylex(checkpoints, "+", "-", "LIMIT", 0, 1);
+      const ids = (await latest.exec())!.map(([, found]) => (found as string[])[0]!);
       const read = client.pipeline();
-      ids.forEach(({ threadId: t }, i) =>
-        read.hgetBuffer(`${prefix}:{${t}}::checkpoint`, (found[i]![1] as string[])[0]!),
-      );
-      return (await read.exec())!.length;
+      refs.forEach(({ checkpoint }, i) => read.hgetBuffer(checkpoint, ids[i]!));
+      const checkpoints = (await read.exec())!.map(([, stored]) => stored as Buffer);
+      // The messages are a blob of their own, at the version the checkpoint names: its JSON (without the blobs) is
+      // parsed for that, as the Postgres floor's statement reads it from the checkpoint's JSON.
+      const blobs = client.pipeline();
+      refs.forEach(({ blobs: key }, i) => {
+        const [json] = decodeFrame(checkpoints[i]!).parts;
+        const { channel_versions } = JSON.parse(Buffer.from(json!).toString()) as Checkpoint;
+        blobs.hgetBuffer(key, blobField("messages", channel_versions.messages!));
+      });
+      return (await blobs.exec())!.length;
     },
     close: async () => (await remove(), await redisFactory.destroy(saver)),
   };
