@@ -2,38 +2,81 @@
  * The doctor on a store of 10,000 and 100,000 threads per backend, against the store's own floor: one query (or
  * pipeline) reading the latest checkpoint of every thread and its messages. Stores are seeded from templates made
  * by real graph runs (cancelled mid-tool, cancelled mid-model, paused at interrupt(), clean), copied with new
- * thread ids: 6% of the threads are broken. Each doctor run is a process of its own (`/usr/bin/time` gives its wall
- * time and peak resident memory), a dry run with `--json --quiet`.
+ * thread ids: 6% of the threads are broken. A last row per backend seeds 10,000 long conversations instead (80
+ * messages, about 80 KB each, 6% with a call left unanswered mid-history), the size of a real chat store's threads.
+ * Each doctor run is a process of its own (`/usr/bin/time` gives its wall time and peak resident memory), a dry run
+ * with `--json --quiet`; the floor and the doctor are each run `--runs` times (3 by default) and their medians shown,
+ * with the load average (1 minute) before and after the row.
  *
- * npm run bench:doctor [-- --quick]   (--quick: 10,000 threads only)
+ * npm run bench:doctor [-- --quick] [-- --runs N]   (--quick: no 100,000-thread row)
  *
  * It prints a Markdown table; it writes nothing. Its stores are its own: a schema in the shared Postgres, a key
  * prefix in the shared Redis and a temporary SQLite file, all removed afterwards.
  */
-import { HumanMessage } from "@langchain/core/messages";
-import { interrupt } from "@langchain/langgraph";
-import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { END, interrupt, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+import type { BaseCheckpointSaver, Checkpoint } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Redis } from "ioredis";
 import type pg from "pg";
 import type { IORedisSaver } from "../src/redis/index.js";
+import { decodeFrame } from "../src/redis/frame.js";
+import { blobField, KeyLayout } from "../src/redis/keys.js";
 import { reactGraph } from "../test/support/react-graph.js";
 import { fastPostgresFactory, redisFactory } from "../test/support/savers.js";
 import { FIRST_QUESTION, agentModel, cancelFirstTurn, nextTurn } from "../test/support/scenarios.js";
 import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "../test/support/services.js";
 
-const SIZES = process.argv.includes("--quick") ? [10_000] : [10_000, 100_000];
+const runsFlag = process.argv.indexOf("--runs");
+const RUNS = runsFlag === -1 ? 3 : Number(process.argv[runsFlag + 1]);
 
-/** Out of every 100 threads: 3 cancelled mid-tool and 3 mid-model (reported), 1 paused at an approval, 93 clean. */
+/** What the threads are copies of: the short templates of real runs, or long conversations. */
+type Payload = "runs" | "long";
+const ROWS: { n: number; payload: Payload }[] = [
+  { n: 10_000, payload: "runs" },
+  ...(process.argv.includes("--quick") ? [] : [{ n: 100_000, payload: "runs" as const }]),
+  { n: 10_000, payload: "long" },
+];
+
+/**
+ * The template of thread `i`. Out of every 100 threads of runs: 3 cancelled mid-tool and 3 mid-model (reported), 1
+ * paused at an approval, 93 clean. Out of every 100 long conversations: 6 broken mid-history, 94 clean.
+ */
 const MIX = [...Array<string>(3).fill("tools"), ...Array<string>(3).fill("model"), "paused"];
-const templateOf = (i: number) => MIX[i % 100] ?? "clean";
+const templateOf = (payload: Payload, i: number) =>
+  payload === "long" ? (i % 100 < 6 ? "long-broken" : "long-clean") : (MIX[i % 100] ?? "clean");
+/** {@link templateOf} in SQL, over the series' `i`. */
+const templateSql = (payload: Payload) =>
+  payload === "long"
+    ? `(CASE WHEN i % 100 < 6 THEN 'long-broken' ELSE 'long-clean' END)`
+    : `(CASE WHEN i % 100 < 3 THEN 'tools' WHEN i % 100 < 6 THEN 'model' WHEN i % 100 = 6 THEN 'paused' ELSE 'clean' END)`;
 const threadId = (i: number) => `bench-${String(i).padStart(7, "0")}`;
+
+/**
+ * A long conversation: 20 turns of a question, a tool call, its result and an answer, each about 1 KB. The broken one
+ * lost the result of its tenth call (a run cancelled mid-tool that the user went on from): patterns B and C.
+ */
+function conversation(broken: boolean): BaseMessage[] {
+  const text = (what: string, turn: number) => `${what} ${turn}: ${"lorem ipsum dolor sit amet ".repeat(36)}`;
+  return Array.from({ length: 20 }, (_, t) => [
+    new HumanMessage({ id: `h${t}`, content: text("question", t) }),
+    new AIMessage({
+      id: `c${t}`,
+      content: "",
+      tool_calls: [{ id: `call${t}`, name: "lookup", args: { q: text("q", t) } }],
+    }),
+    ...(broken && t === 9
+      ? []
+      : [new ToolMessage({ id: `r${t}`, tool_call_id: `call${t}`, content: text("result", t) })]),
+    new AIMessage({ id: `a${t}`, content: text("answer", t) }),
+  ]).flat();
+}
 
 /** The template threads, made by running real graphs on `saver`. */
 async function runTemplates(saver: BaseCheckpointSaver): Promise<void> {
@@ -43,13 +86,22 @@ async function runTemplates(saver: BaseCheckpointSaver): Promise<void> {
   const tools = { search: () => String(interrupt("approve?")), lookup: () => "ok" };
   const approval = reactGraph({ model: agentModel("anthropic"), tools }).compile(saver);
   await approval.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, { configurable: { thread_id: "paused" } });
+  for (const broken of [false, true]) {
+    const history = conversation(broken);
+    await new StateGraph(MessagesAnnotation)
+      .addNode("run", () => ({ messages: history }))
+      .addEdge(START, "run")
+      .addEdge("run", END)
+      .compile({ checkpointer: saver })
+      .invoke({ messages: [] }, { configurable: { thread_id: broken ? "long-broken" : "long-clean" } });
+  }
 }
 
 interface Backend {
   name: string;
   args: string[];
   /** Copies the templates into threads 0..n-1 (replacing any earlier copies). */
-  seed(n: number): Promise<void>;
+  seed(n: number, payload: Payload): Promise<void>;
   /** The floor: every latest checkpoint and its messages, in one query or pipeline; returns the rows read. */
   floor(): Promise<number>;
   close(): Promise<void>;
@@ -67,11 +119,11 @@ async function postgresBackend(): Promise<Backend> {
   const s = `"${schema}"`;
   const series = `generate_series(0, $1::int - 1) AS i`;
   const id = `'bench-' || lpad(i::text, 7, '0')`;
-  const template = `(CASE WHEN i % 100 < 3 THEN 'tools' WHEN i % 100 < 6 THEN 'model' WHEN i % 100 = 6 THEN 'paused' ELSE 'clean' END)`;
   return {
     name: "Postgres (official tables)",
     args: ["--postgres", POSTGRES_URL, "--schema", schema],
-    async seed(n) {
+    async seed(n, payload) {
+      const template = templateSql(payload);
       for (const table of ["checkpoints", "checkpoint_blobs", "checkpoint_writes"])
         await pool.query(`DELETE FROM ${s}.${table} WHERE thread_id LIKE 'bench-%'`);
       await pool.query(
@@ -126,11 +178,11 @@ async function sqliteBackend(): Promise<Backend> {
   await runTemplates(saver);
   const series = `(WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i + 1 < ?) SELECT i FROM s)`;
   const id = `'bench-' || substr('000000' || i, -7)`;
-  const template = `(CASE WHEN i % 100 < 3 THEN 'tools' WHEN i % 100 < 6 THEN 'model' WHEN i % 100 = 6 THEN 'paused' ELSE 'clean' END)`;
   return {
     name: "SQLite",
     args: ["--sqlite", file],
-    async seed(n) {
+    async seed(n, payload) {
+      const template = templateSql(payload);
       saver.db.exec(
         "DELETE FROM checkpoints WHERE thread_id LIKE 'bench-%'; DELETE FROM writes WHERE thread_id LIKE 'bench-%'",
       );
@@ -178,7 +230,7 @@ async function redisBackend(): Promise<Backend> {
   await runTemplates(saver);
   // Each template thread's keys, dumped once; a copy restores them under the new thread's hash tag.
   const templates = new Map<string, [string, Buffer][]>();
-  for (const name of ["tools", "model", "paused", "clean"]) {
+  for (const name of ["tools", "model", "paused", "clean", "long-clean", "long-broken"]) {
     const keys = await client.keys(`${prefix}:{${name}}:*`);
     templates.set(
       name,
@@ -196,41 +248,49 @@ async function redisBackend(): Promise<Backend> {
   return {
     name: "Redis (IORedisSaver)",
     args: ["--redis", REDIS_URL, "--prefix", prefix],
-    async seed(n) {
+    async seed(n, payload) {
       await remove();
       for (let start = 0; start < n; start += 2000) {
         const pipeline = client.pipeline();
         for (let i = start; i < Math.min(n, start + 2000); i++)
-          for (const [suffix, dump] of templates.get(templateOf(i))!)
+          for (const [suffix, dump] of templates.get(templateOf(payload, i))!)
             pipeline.restore(`${prefix}:{${threadId(i)}}${suffix}`, 0, dump);
         await pipeline.exec();
       }
     },
     async floor() {
-      const ids = [];
-      for await (const ref of saver.threads()) ids.push(ref);
+      const keys = new KeyLayout(prefix);
+      const refs = [];
+      for await (const ref of saver.threads()) refs.push(keys.namespace(ref.threadId, ref.checkpointNs));
       const latest = client.pipeline();
-      for (const { threadId: t } of ids)
-        latest.zrevrangebylex(`${prefix}:{${t}}::checkpoints`, "+", "-", "LIMIT", 0, 1);
-      const found = (await latest.exec())!;
+      for (const { checkpoints } of refs) latest.zrevrangebylex(checkpoints, "+", "-", "LIMIT", 0, 1);
+      const ids = (await latest.exec())!.map(([, found]) => (found as string[])[0]!);
       const read = client.pipeline();
-      ids.forEach(({ threadId: t }, i) =>
-        read.hgetBuffer(`${prefix}:{${t}}::checkpoint`, (found[i]![1] as string[])[0]!),
-      );
-      return (await read.exec())!.length;
+      refs.forEach(({ checkpoint }, i) => read.hgetBuffer(checkpoint, ids[i]!));
+      const checkpoints = (await read.exec())!.map(([, stored]) => stored as Buffer);
+      // The messages are a blob of their own, at the version the checkpoint names: its JSON (without the blobs) is
+      // parsed for that, as the Postgres floor's statement reads it from the checkpoint's JSON.
+      const blobs = client.pipeline();
+      refs.forEach(({ blobs: key }, i) => {
+        const [json] = decodeFrame(checkpoints[i]!).parts;
+        const { channel_versions } = JSON.parse(Buffer.from(json!).toString()) as Checkpoint;
+        blobs.hgetBuffer(key, blobField("messages", channel_versions.messages!));
+      });
+      return (await blobs.exec())!.length;
     },
     close: async () => (await remove(), await redisFactory.destroy(saver)),
   };
 }
 
 const run = promisify(execFile);
-const main = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
+/** The built bin, as `npx langgraph-checkpoint-sanitizer` runs it (`npm run bench:doctor` builds it first). */
+const main = fileURLToPath(new URL("../dist/esm/cli/main.js", import.meta.url));
 
 /** One dry run of the doctor as its own process: wall seconds, peak resident MB, and what it reported. */
 async function doctor(args: string[]) {
   const { stdout, stderr } = await run(
     "/usr/bin/time",
-    ["-f", "%e %M", process.execPath, "--import", "tsx", main, "doctor", ...args, "--json", "--quiet"],
+    ["-f", "%e %M", process.execPath, main, "doctor", ...args, "--json", "--quiet"],
     { maxBuffer: 1 << 30 },
   ).catch((e: { stdout: string; stderr: string; code: number }) => (e.code === 1 ? e : Promise.reject(e)));
   const [seconds, kb] = stderr.trim().split("\n").at(-1)!.split(" ").map(Number);
@@ -244,6 +304,9 @@ async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
   return [(performance.now() - start) / 1000, result];
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const load = () => loadavg()[0]!.toFixed(1);
+
 const opens: [string, () => Promise<Backend>, "postgres" | "redis" | undefined][] = [
   ["Postgres", postgresBackend, "postgres"],
   ["SQLite", sqliteBackend, undefined],
@@ -255,27 +318,46 @@ for (const [, open, service] of opens) {
   const backend = await open();
   try {
     const peaks: number[] = [];
-    for (const n of SIZES) {
-      await backend.seed(n);
-      const [floorSeconds, floorRows] = await timed(() => backend.floor());
-      const run = await doctor(backend.args);
-      peaks.push(run.mb);
-      const { scanned, broken, paused } = run.report;
+    for (const { n, payload } of ROWS) {
+      await backend.seed(n, payload);
+      const loadBefore = load();
+      const floors: number[] = [];
+      const doctors: Awaited<ReturnType<typeof doctor>>[] = [];
+      let floorRows = 0;
+      // Interleaved, so a change in the machine's load weighs on both alike.
+      for (let k = 0; k < RUNS; k++) {
+        const [seconds, read] = await timed(() => backend.floor());
+        floors.push(seconds);
+        floorRows = read;
+        doctors.push(await doctor(backend.args));
+      }
+      const [floorSeconds, seconds, mb] = [
+        median(floors),
+        median(doctors.map((d) => d.seconds)),
+        median(doctors.map((d) => d.mb)),
+      ];
+      if (payload === "runs") peaks.push(mb);
+      const { scanned, broken, paused } = doctors[0]!.report;
+      const threads = `${n.toLocaleString("en-US")}${payload === "long" ? " long (80 KB)" : ""}`;
       rows.push(
-        `| ${backend.name} | ${n.toLocaleString("en-US")} | ${floorSeconds.toFixed(1)} s (${floorRows} rows) | ${run.seconds.toFixed(1)} s | ${(run.seconds / floorSeconds).toFixed(2)}× | ${run.mb.toFixed(0)} MB | ${scanned} scanned, ${broken} broken, ${paused} paused |`,
+        `| ${backend.name} | ${threads} | ${floorSeconds.toFixed(2)} s (${floorRows} rows) | ${seconds.toFixed(2)} s | ${(seconds / floorSeconds).toFixed(2)}× | ${mb.toFixed(0)} MB | ${loadBefore} → ${load()} | ${scanned} scanned, ${broken} broken, ${paused} paused |`,
       );
       console.error(rows.at(-1));
     }
     if (peaks.length === 2)
-      rows.push(`| ${backend.name} | peak memory, 100,000 / 10,000 | | | | ${(peaks[1]! / peaks[0]!).toFixed(2)}× | |`);
+      rows.push(
+        `| ${backend.name} | peak memory, 100,000 / 10,000 | | | | ${(peaks[1]! / peaks[0]!).toFixed(2)}× | | |`,
+      );
   } finally {
     await backend.close();
   }
 }
 console.log(
   [
-    "| backend | threads | floor: one read of every latest checkpoint | doctor dry run | doctor / floor | doctor peak RSS | report |",
-    "|---|---:|---:|---:|---:|---:|---|",
+    `Medians of ${RUNS} runs each.`,
+    "",
+    "| backend | threads | floor: one read of every latest checkpoint | doctor dry run | doctor / floor | doctor peak RSS | load average | report |",
+    "|---|---:|---:|---:|---:|---:|---|---|",
     ...rows,
   ].join("\n"),
 );

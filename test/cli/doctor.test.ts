@@ -15,6 +15,10 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { DoctorReport } from "../../src/cli/doctor.js";
+import type { OpenStore } from "../../src/cli/store.js";
+import { openPostgres } from "../../src/cli/stores/postgres.js";
+import { openRedis } from "../../src/cli/stores/redis.js";
+import { openSqlite } from "../../src/cli/stores/sqlite.js";
 import { calls } from "../support/messages.js";
 import { rejectingProviders } from "../support/provider-rules.js";
 import { storeFinishedRun } from "../wire/agents.js";
@@ -117,6 +121,12 @@ async function redisStore(): Promise<StoreUnderTest> {
   };
 }
 
+/** The store as the doctor's dry run opens it. */
+function openAsDoctor({ args: [flag, location, , option] }: StoreUnderTest): Promise<OpenStore> {
+  if (flag === "--sqlite") return openSqlite(location!, { writable: false });
+  return flag === "--postgres" ? openPostgres(location!, option) : openRedis(location!, option);
+}
+
 const available = new Set(saverFactories.map((f) => f.name));
 const STORES = [
   ["SQLite", sqliteStore],
@@ -146,6 +156,21 @@ describe.each(STORES)("doctor on %s", (_, openStore) => {
     expect(report.threads.every((t) => t.action === "would-fix" && t.pendingTasks && !t.interrupted)).toBe(true);
     expect(report.patterns).toEqual({ A: 1, B: 2, B2: 1, C: 2, N: 1 });
     expect(report.threadsByPattern).toEqual({ A: 1, B: 1, B2: 1, C: 2, N: 1 });
+  });
+
+  it("reads a batch of latest checkpoints into the tuples the saver's getTuple gives one at a time", async () => {
+    const opened = await openAsDoctor(await prepared);
+    try {
+      const refs = [{ threadId: "no-such-thread", checkpointNs: "" }];
+      for await (const page of opened.threads({}).pages) refs.push(...page);
+      const batch = await opened.latest!(refs);
+      const one = (ref: (typeof refs)[number]) =>
+        opened.saver.getTuple({ configurable: { thread_id: ref.threadId, checkpoint_ns: ref.checkpointNs } });
+      expect(batch).toStrictEqual(await Promise.all(refs.map(one)));
+      expect(batch.filter((tuple) => tuple?.pendingWrites?.length)).not.toEqual([]);
+    } finally {
+      await opened.close();
+    }
   });
 
   it("prints a summary by pattern and the affected threads, and filters by --thread and --limit", async () => {

@@ -1,6 +1,9 @@
 /** The doctor's SQLite adapter: a `@langchain/langgraph-checkpoint-sqlite` file. */
 import { existsSync } from "node:fs";
+import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
+import type { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type Database from "better-sqlite3";
+import { FastJsonPlusSerializer } from "../../serde/fast-jsonplus-serializer.js";
 import {
   DoctorStoreError,
   loadOptional,
@@ -43,18 +46,88 @@ function listThreads(db: Database.Database, { threadId, checkpointNs, after }: T
     `INSERT INTO temp.doctor_threads SELECT DISTINCT checkpoint_ns, thread_id FROM main.checkpoints
      WHERE (? IS NULL OR thread_id = ?) AND (? IS NULL OR checkpoint_ns = ?)`,
   ).run(threadId ?? null, threadId ?? null, checkpointNs ?? null, checkpointNs ?? null);
-  const since = (ref: ThreadRef | undefined) => [ref ? 1 : null, ref?.checkpointNs ?? null, ref?.threadId ?? null];
-  const AFTER = "? IS NULL OR (checkpoint_ns, thread_id) > (?, ?)";
-  const page = db.prepare(
-    `SELECT thread_id, checkpoint_ns FROM temp.doctor_threads WHERE ${AFTER} ORDER BY checkpoint_ns, thread_id LIMIT ${PAGE}`,
-  );
-  const { n } = db.prepare(`SELECT count(*) AS n FROM temp.doctor_threads WHERE ${AFTER}`).get(...since(after)) as {
-    n: number;
-  };
-  return {
-    pages: pages((from) => (page.all(...since(from)) as RefRow[]).map(toRef), after),
-    total: Promise.resolve(n),
-  };
+  // Two statements, not one with `? IS NULL OR`: that disjunction keeps SQLite off the key, so each page would
+  // scan every pair before it.
+  const select = `SELECT thread_id, checkpoint_ns FROM temp.doctor_threads`;
+  const order = `ORDER BY checkpoint_ns, thread_id LIMIT ${PAGE}`;
+  const first = db.prepare(`${select} ${order}`);
+  const next = db.prepare(`${select} WHERE (checkpoint_ns, thread_id) > (?, ?) ${order}`);
+  const page = (from: ThreadRef | undefined) =>
+    (from ? next.all(from.checkpointNs, from.threadId) : first.all()) as RefRow[];
+  const { n } = db
+    .prepare(`SELECT count(*) AS n FROM temp.doctor_threads WHERE ? IS NULL OR (checkpoint_ns, thread_id) > (?, ?)`)
+    .get(after ? 1 : null, after?.checkpointNs ?? null, after?.threadId ?? null) as { n: number };
+  return { pages: pages((from) => page(from).map(toRef), after), total: Promise.resolve(n) };
+}
+
+/** A row of {@link LATEST}: SqliteSaver's getTuple row, with the position of its thread in the batch. */
+interface LatestRow {
+  position: number;
+  thread_id: string;
+  checkpoint_id: string;
+  parent_checkpoint_id: string | null;
+  type: string | null;
+  checkpoint: Uint8Array | string;
+  metadata: Uint8Array | string;
+  pending_writes: string;
+}
+
+/**
+ * SqliteSaver's getTuple statement (1.x) for the latest checkpoint of each (thread, namespace) of a JSON array,
+ * one index probe apiece: a page of threads in one statement, where getTuple takes one per thread. Its
+ * `pending_sends` column is left out: getTuple reads only what its own migration of pending sends reads again.
+ */
+const LATEST = `WITH ref(position, thread_id, checkpoint_ns) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))
+  SELECT ref.position, c.thread_id, c.checkpoint_id, c.parent_checkpoint_id, c.type, c.checkpoint, c.metadata,
+    (SELECT json_group_array(json_object('task_id', pw.task_id, 'channel', pw.channel, 'type', pw.type,
+        'value', CAST(pw.value AS TEXT)))
+      FROM writes AS pw
+      WHERE pw.thread_id = c.thread_id AND pw.checkpoint_ns = c.checkpoint_ns AND pw.checkpoint_id = c.checkpoint_id
+    ) AS pending_writes
+  FROM ref JOIN checkpoints AS c ON c.thread_id = ref.thread_id AND c.checkpoint_ns = ref.checkpoint_ns
+    AND c.checkpoint_id = (SELECT max(checkpoint_id) FROM checkpoints
+      WHERE thread_id = ref.thread_id AND checkpoint_ns = ref.checkpoint_ns)`;
+
+/**
+ * The latest checkpoint of each of `refs`, in one statement, built into the tuple SqliteSaver's getTuple builds from
+ * the same row, field for field. A checkpoint from before LangGraph stored pending sends as a channel is read by
+ * getTuple itself, which migrates them.
+ */
+async function latest(statement: Database.Statement, saver: SqliteSaver, refs: readonly ThreadRef[]) {
+  const rows = statement.all(JSON.stringify(refs.map((r) => [r.threadId, r.checkpointNs]))) as LatestRow[];
+  const tuples: (CheckpointTuple | undefined)[] = refs.map(() => undefined);
+  const { serde } = saver;
+  for (const row of rows) {
+    const checkpoint_ns = refs[row.position]!.checkpointNs;
+    const config = { configurable: { thread_id: row.thread_id, checkpoint_ns, checkpoint_id: row.checkpoint_id } };
+    const checkpoint = (await serde.loadsTyped(row.type ?? "json", row.checkpoint)) as CheckpointTuple["checkpoint"];
+    if (checkpoint.v < 4 && row.parent_checkpoint_id != null) {
+      tuples[row.position] = await saver.getTuple(config);
+      continue;
+    }
+    const writes = JSON.parse(row.pending_writes) as {
+      task_id: string;
+      channel: string;
+      type?: string;
+      value?: string;
+    }[];
+    tuples[row.position] = {
+      checkpoint,
+      config,
+      metadata: (await serde.loadsTyped(row.type ?? "json", row.metadata)) as CheckpointTuple["metadata"],
+      parentConfig: row.parent_checkpoint_id
+        ? { configurable: { thread_id: row.thread_id, checkpoint_ns, checkpoint_id: row.parent_checkpoint_id } }
+        : undefined,
+      pendingWrites: await Promise.all(
+        writes.map(async (w): Promise<[string, string, unknown]> => [
+          w.task_id,
+          w.channel,
+          await serde.loadsTyped(w.type ?? "json", w.value ?? ""),
+        ]),
+      ),
+    };
+  }
+  return tuples;
 }
 
 /** Opens a SQLite store; without `writable`, read-only, so a dry run leaves the file exactly as it was. */
@@ -71,10 +144,15 @@ export async function openSqlite(file: string, { writable }: OpenOptions): Promi
     db.close();
     throw new DoctorStoreError(`${file} has no checkpoints table: is it a LangGraph SQLite store?`);
   }
+  // The fast serializer reads every stored value as the stock one does (and writes the same bytes), as it does
+  // under a SanitizingCheckpointer.
+  const saver = new SqliteSaver(writable ? db : withoutSetupWrites(db), new FastJsonPlusSerializer());
+  let statement: Database.Statement | undefined;
   return {
     description: `SQLite ${file}`,
-    saver: new SqliteSaver(writable ? db : withoutSetupWrites(db)),
+    saver,
     threads: (filter) => listThreads(db, filter),
+    latest: (refs) => latest((statement ??= db.prepare(LATEST)), saver, refs),
     close: async () => void db.close(),
   };
 }
