@@ -19,6 +19,12 @@ const UNIT = [
 ];
 
 /**
+ * The long phase (`npm run test:long`, which CI runs after `npm test`): the compatibility matrix's installs and runs
+ * on every LangGraph.js version set and runtime, and the seeded chaos soak.
+ */
+const LONG = ["test/compat/**/*.test.ts", "test/chaos/**/*.test.ts"];
+
+/**
  * Resolves the Agent Server packages from the other line's install instead of the repository's, with Node's own
  * ESM resolution from that folder (the resolver module there is written when the line is installed).
  */
@@ -48,7 +54,8 @@ export default defineConfig({
       !(error.name === "AbortError" && /node-fetch/.test(error.stack ?? "")),
     projects: [
       { extends: true, test: { name: "unit", include: UNIT } },
-      { extends: true, test: { name: "services", include: ["test/**/*.test.ts"], exclude: UNIT } },
+      { extends: true, test: { name: "services", include: ["test/**/*.test.ts"], exclude: [...UNIT, ...LONG] } },
+      { extends: true, test: { name: "long", include: LONG } },
       // The server tests again, on the Agent Server line the repository does not install (server-lines.ts).
       {
         extends: true,
