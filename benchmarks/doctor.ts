@@ -126,36 +126,13 @@ async function postgresBackend(): Promise<Backend> {
       const template = templateSql(payload);
       for (const table of ["checkpoints", "checkpoint_blobs", "checkpoint_writes"])
         await pool.query(`DELETE FROM ${s}.${table} WHERE thread_id LIKE 'bench-%'`);
-      await pool.query(
-        copyRows(
-          `${s}.checkpoints`,
-          "t.checkpoint_ns, t.checkpoint_id, t.parent_checkpoint_id, t.type, t.checkpoint, t.metadata",
-          series,
-          id,
-          template,
-        ),
-        [n],
-      );
-      await pool.query(
-        copyRows(
-          `${s}.checkpoint_blobs`,
-          "t.checkpoint_ns, t.channel, t.version, t.type, t.blob",
-          series,
-          id,
-          template,
-        ),
-        [n],
-      );
-      await pool.query(
-        copyRows(
-          `${s}.checkpoint_writes`,
-          "t.checkpoint_ns, t.checkpoint_id, t.task_id, t.idx, t.channel, t.type, t.blob",
-          series,
-          id,
-          template,
-        ),
-        [n],
-      );
+      const columns = {
+        checkpoints: "t.checkpoint_ns, t.checkpoint_id, t.parent_checkpoint_id, t.type, t.checkpoint, t.metadata",
+        checkpoint_blobs: "t.checkpoint_ns, t.channel, t.version, t.type, t.blob",
+        checkpoint_writes: "t.checkpoint_ns, t.checkpoint_id, t.task_id, t.idx, t.channel, t.type, t.blob",
+      };
+      for (const [table, copied] of Object.entries(columns))
+        await pool.query(copyRows(`${s}.${table}`, copied, series, id, template), [n]);
       await pool.query(`VACUUM ANALYZE ${s}.checkpoints, ${s}.checkpoint_blobs, ${s}.checkpoint_writes`);
     },
     async floor() {
