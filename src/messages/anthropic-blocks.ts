@@ -22,6 +22,9 @@ export const isThinkingBlock = (block: unknown): boolean =>
 
 const nonEmpty = (value: unknown): boolean => typeof value === "string" && value !== "";
 
+/** Whether a thinking block carries its signature: Anthropic rejects one without. */
+export const isSigned = (block: Readonly<Record<string, unknown>>): boolean => nonEmpty(block.signature);
+
 /**
  * Whether `block` of `message` is a thinking block cut off before its signature, or a redacted_thinking block
  * without its data (pattern R). A signature is empty where a stream stopped before its `signature_delta` (ChatAnthropic
@@ -32,8 +35,8 @@ const nonEmpty = (value: unknown): boolean => typeof value === "string" && value
 export function isUnsignedThinking(message: unknown, block: unknown, toClaude: boolean): boolean {
   if (!isBlock(block)) return false;
   if (block.type === "redacted_thinking") return !nonEmpty(block.data);
-  if (block.type !== "thinking" || nonEmpty(block.signature)) return false;
-  return block.signature === "" || toClaude || madeBy(message, "anthropic");
+  if (block.type !== "thinking" || isSigned(block)) return false;
+  return block.signature === "" || toClaude || madeBy(message, "signed-thinking");
 }
 
 /** Whether the reply holds a thinking block cut off before its signature (pattern R). */

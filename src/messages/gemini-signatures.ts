@@ -41,5 +41,5 @@ export function unsignedFirstCall(message: unknown): string | undefined {
   const { id } = first;
   const signature = signaturesOf(m)?.[id];
   if (typeof signature === "string" && signature !== "") return undefined;
-  return madeBy(m, "gemini") && !isSigned(m) ? undefined : id;
+  return madeBy(m, "thought-signatures") && !isSigned(m) ? undefined : id;
 }

@@ -5,14 +5,17 @@
 
 type Loose = Record<string, unknown>;
 
-/** The providers whose replies carry something only that provider reads back (signatures, stored items). */
+/**
+ * What a reply carries that only its maker's API reads back, and the clients that make such replies: callers ask
+ * by what they read, so no provider name is compared outside this table.
+ */
 const ORIGINS = Object.freeze({
   // ChatAnthropic, and a reply that names a Claude model (a client that records no provider).
-  anthropic: { modelProviders: ["anthropic"], models: /^claude/ },
+  "signed-thinking": { modelProviders: ["anthropic"], models: /^claude/ },
   // ChatOpenAI (Chat Completions and Responses).
-  openai: { modelProviders: ["openai"], models: undefined },
+  "responses-items": { modelProviders: ["openai"], models: undefined },
   // ChatGoogleGenerativeAI and ChatVertexAI.
-  gemini: { modelProviders: ["google-genai", "google-vertexai", "google"], models: undefined },
+  "thought-signatures": { modelProviders: ["google-genai", "google-vertexai", "google"], models: undefined },
 } satisfies Record<string, { modelProviders: readonly string[]; models: RegExp | undefined }>);
 
 export type ReplyOrigin = keyof typeof ORIGINS;
@@ -25,7 +28,7 @@ export function modelOfReply(message: unknown): string | undefined {
   return typeof model === "string" && model !== "" ? model : undefined;
 }
 
-/** Whether `origin`'s client made the reply: its `model_provider`, else (none recorded) its model's name. */
+/** Whether a client that makes `origin` replies made this one: its `model_provider`, else its model's name. */
 export function madeBy(message: unknown, origin: ReplyOrigin): boolean {
   const provider = ((message as Loose).response_metadata as Loose | undefined)?.model_provider;
   const { modelProviders, models } = ORIGINS[origin];

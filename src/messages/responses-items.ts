@@ -86,7 +86,7 @@ const notStored = (m: Loose, store: boolean | undefined): boolean =>
 /** Whether the reply's response never completed: its metadata has no status (a stream cut off before its end). */
 const neverCompleted = (m: Loose): boolean => {
   const metadata = m.response_metadata as Loose | undefined;
-  return madeBy(m, "openai") && metadata!.status === undefined;
+  return madeBy(m, "responses-items") && metadata!.status === undefined;
 };
 
 /** Whether replayed output item `item` is a reasoning item `store: false` never kept (pattern V). */

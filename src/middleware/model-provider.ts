@@ -98,54 +98,42 @@ interface ModelLike {
 }
 
 /**
+ * The first thing `read` finds in `model` or in what it wraps: the models `initChatModel` built, then a model bound
+ * with tools or options, or the one a model with fallbacks calls first.
+ */
+function findInModel<T>(model: unknown, read: (chat: ModelLike) => T | undefined, depth = 0): T | undefined {
+  const chat = model as ModelLike | null | undefined;
+  if (typeof chat !== "object" || chat === null || depth > 8) return undefined;
+  const found = read(chat);
+  if (found !== undefined) return found;
+  for (const built of chat._modelInstanceCache?.values() ?? []) {
+    const inner = findInModel(built, read, depth + 1);
+    if (inner !== undefined) return inner;
+  }
+  return findInModel(chat.bound ?? chat.runnable, read, depth + 1);
+}
+
+/**
  * The provider `model` calls: a chat model of a known provider (a `ChatOpenAI` by the server it is pointed at), such
  * a model bound with tools or given fallbacks, or one `initChatModel` builds (`createAgent({ model: "groq:…" })`);
  * undefined when unknown.
  * @internal
  */
-export function providerOfModel(model: unknown, depth = 0): ProviderName | undefined {
-  const chat = model as ModelLike | null | undefined;
-  if (typeof chat !== "object" || chat === null || depth > 8) return undefined;
-  const named = lookup(BY_MODEL_PROVIDER, chat._defaultConfig?.modelProvider);
-  if (named !== undefined) return named;
-  for (const built of chat._modelInstanceCache?.values() ?? []) {
-    const provider = providerOfModel(built, depth + 1);
-    if (provider !== undefined) return provider;
-  }
-  const type = typeof chat._llmType === "function" ? chat._llmType() : undefined;
-  const known = lookup(BY_LLM_TYPE, `${String(type)}:${String(chat.platform)}`) ?? lookup(BY_LLM_TYPE, type);
-  const server = POINTED_BY_BASE_URL.has(known) ? providerOfBaseUrl(chat.clientConfig?.baseURL) : undefined;
-  return server ?? known ?? providerOfModel(chat.bound ?? chat.runnable, depth + 1);
-}
+export const providerOfModel = (model: unknown): ProviderName | undefined =>
+  findInModel(model, (chat) => {
+    const named = lookup(BY_MODEL_PROVIDER, chat._defaultConfig?.modelProvider);
+    if (named !== undefined) return named;
+    const type = typeof chat._llmType === "function" ? chat._llmType() : undefined;
+    const known = lookup(BY_LLM_TYPE, `${String(type)}:${String(chat.platform)}`) ?? lookup(BY_LLM_TYPE, type);
+    return (POINTED_BY_BASE_URL.has(known) ? providerOfBaseUrl(chat.clientConfig?.baseURL) : undefined) ?? known;
+  });
 
-/**
- * The name of the model `model` calls (`"claude-sonnet-4-5"`), read as {@link providerOfModel} reads the provider;
- * undefined when unknown. A model with fallbacks names the one called first.
- * @internal
- */
-export function modelNameOf(model: unknown, depth = 0): string | undefined {
-  const chat = model as ModelLike | null | undefined;
-  if (typeof chat !== "object" || chat === null || depth > 8) return undefined;
-  for (const name of [chat._defaultConfig?.model, chat.model, chat.modelName]) {
-    if (typeof name === "string" && name !== "") return name;
-  }
-  for (const built of chat._modelInstanceCache?.values() ?? []) {
-    const name = modelNameOf(built, depth + 1);
-    if (name !== undefined) return name;
-  }
-  return modelNameOf(chat.bound ?? chat.runnable, depth + 1);
-}
+/** The name of the model `model` calls (`"claude-sonnet-4-5"`); undefined when unknown. @internal */
+export const modelNameOf = (model: unknown): string | undefined =>
+  findInModel(model, (chat) =>
+    [chat._defaultConfig?.model, chat.model, chat.modelName].find((name) => typeof name === "string" && name !== ""),
+  ) as string | undefined;
 
-/**
- * `false` when `model` has the Responses API keep nothing (ChatOpenAI's `zdrEnabled`), else undefined: each reply
- * records its own. Read as {@link providerOfModel} reads the provider.
- * @internal
- */
-export function storeOfModel(model: unknown, depth = 0): false | undefined {
-  const chat = model as ModelLike | null | undefined;
-  if (typeof chat !== "object" || chat === null || depth > 8) return undefined;
-  if (chat.zdrEnabled === true) return false;
-  for (const built of chat._modelInstanceCache?.values() ?? [])
-    if (storeOfModel(built, depth + 1) === false) return false;
-  return storeOfModel(chat.bound ?? chat.runnable, depth + 1);
-}
+/** `false` when `model` has the Responses API keep nothing (ChatOpenAI's `zdrEnabled`), else undefined. @internal */
+export const storeOfModel = (model: unknown): false | undefined =>
+  findInModel(model, (chat) => (chat.zdrEnabled === true ? false : undefined));

@@ -10,7 +10,7 @@ import type { CleanedReply } from "./reply-cleaning.js";
 import { reportOf } from "./report.js";
 import { asHumanMessage, resultWith, rewriteCalls } from "./rewrite.js";
 import { boundaryBreak, messageRulesOf, TURN, type MessageUnit, type RuleSet, type TurnCode } from "./rule-set.js";
-import { anchorOf, isSyntheticMessage, type BridgeRole } from "./synthetic.js";
+import { anchorOf, isSystemBridge, type BridgeRole } from "./synthetic.js";
 import { idOut, type InsertedResult, type KeptResult, type ToolResult, type Turn } from "./turn.js";
 
 /** A unit whose turn has an answer for every call (see `answerEveryCall`). */
@@ -217,8 +217,8 @@ class Rebuild {
         this.out.push(copy);
         return;
       }
-    } else if (role === "system" && isSyntheticMessage(message)) {
-      this.prev = TURN.ai; // a bridge stored as a SystemMessage (`bridgeRole: "system"`) stands for the reply it marks
+    } else if (isSystemBridge(message)) {
+      this.prev = TURN.ai;
     } else if (role === "ai") {
       this.reply(message, index);
       this.prev = TURN.ai;

@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { idOf } from "../messages/message-view.js";
+import { idOf, roleOf } from "../messages/message-view.js";
 
 /**
  * Every message the sanitizer creates has an id with this prefix, derived from
@@ -14,6 +14,10 @@ export function isSyntheticMessage(message: unknown): boolean {
   if (typeof message !== "object" || message === null) return false;
   return idOf(message)?.startsWith(SYNTHETIC_ID_PREFIX) ?? false;
 }
+
+/** Whether `message` is a marker stored as a SystemMessage (`bridgeRole: "system"`): it stands for the reply it marks. */
+export const isSystemBridge = (message: unknown): boolean =>
+  roleOf(message) === "system" && isSyntheticMessage(message);
 
 /** A stable reference to a message: its id, or its position when it has none. */
 export function anchorOf(message: unknown, index: number): string {

@@ -12,7 +12,7 @@ import type { EndKind } from "./emit.js";
 import type { ReplyPlace } from "./pattern.js";
 import { needsCleaning } from "./reply-cleaning.js";
 import { boundaryBreak, messageRulesOf, ofRole, removalAmong, TURN, type RuleSet, type TurnCode } from "./rule-set.js";
-import { isSyntheticMessage } from "./synthetic.js";
+import { isSystemBridge } from "./synthetic.js";
 import { addId, addValidId, resetIds } from "./unique-ids.js";
 
 /** How the engine reads a history: the rules that apply, the model it goes to, and how its end is closed. */
@@ -146,8 +146,8 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
     if (role === "human") {
       if (boundaryBreak(table.human, prev) !== undefined) return false;
       prev = TURN.human;
-    } else if (role === "system" && isSyntheticMessage(message)) {
-      prev = TURN.ai; // a marker sent as a SystemMessage (`bridgeRole: "system"`) stands for the reply it marks
+    } else if (isSystemBridge(message)) {
+      prev = TURN.ai;
     }
   }
   if (answered < calls.length || !tailIdsFree(messages, tailStart)) return false;

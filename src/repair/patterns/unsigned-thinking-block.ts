@@ -1,9 +1,6 @@
-import { hasUnsignedThinking, isUnsignedThinking } from "../../messages/anthropic-blocks.js";
+import { hasUnsignedThinking, isSigned, isUnsignedThinking } from "../../messages/anthropic-blocks.js";
 import { definePattern } from "../pattern.js";
 import { withContent } from "../reply-copies.js";
-
-const signed = (block: Readonly<Record<string, unknown>>) =>
-  typeof block.signature === "string" && block.signature !== "";
 
 export const unsignedThinkingBlock = definePattern({
   code: "R",
@@ -19,7 +16,7 @@ export const unsignedThinkingBlock = definePattern({
   reply: {
     order: 3,
     blockTypes: ["thinking", "redacted_thinking"],
-    readsBlock: (block) => block.type === "redacted_thinking" || !signed(block),
+    readsBlock: (block) => block.type === "redacted_thinking" || !isSigned(block),
     finds: (m, at) => hasUnsignedThinking(m, at.toClaude),
     fix: (m, at) => withContent(m, (block) => !isUnsignedThinking(m, block, at.toClaude)),
   },
