@@ -16,6 +16,7 @@ import { APPROVAL_QUESTION, approvalAgent } from "../support/approval-agent.js";
 import { approvalRoundTrip, collect, historyShapes, human, messagesOf } from "../support/sdk.js";
 import { saverFactories, saverPerTest, type SaverFactory } from "../support/savers.js";
 import { reactGraph } from "../support/react-graph.js";
+import { FRONT_ENDS, nextInput, type ViewMessage } from "../../examples/chat-ui/page/front-ends.js";
 import { serverPackageVersion } from "./server-lines.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, stoppingAgent, type StopPoint } from "../support/scenarios.js";
 
@@ -117,6 +118,45 @@ for (const factory of saverFactories) {
         expect(JSON.stringify(errors[0]!.data)).toContain("bedrock 400");
         expect(model.rejections).toHaveLength(1);
       });
+    });
+
+    describe.each(FRONT_ENDS)("%s answers the stopped calls in its next input", (client) => {
+      it.each(["during-tools", "after-one-of-two-parallel-tools"] as const)(
+        "stopped %s: raw fails at the provider, sanitizeGraph answers each call once",
+        async (stop) => {
+          for (const mode of ["raw", "sanitizeGraph"] as const) {
+            const stopButton = new AbortController();
+            const agent = cancellingAgent(stop, stopButton);
+            const sdk = await serve(mode, agent.graph);
+            const { thread_id } = await sdk.threads.create();
+            const values: unknown[] = [];
+            const first = (async () => {
+              const parts = sdk.runs.stream(thread_id, "agent", {
+                input: human(FIRST_QUESTION),
+                streamMode: ["values"],
+                signal: stopButton.signal,
+                onDisconnect: "cancel",
+              });
+              for await (const part of parts) if (part.event === "values") values.push(part.data);
+            })();
+            await expect(first).rejects.toThrow(/abort/i);
+            await agent.serverAborted;
+            const input = nextInput(client, messagesOf(values.at(-1)) as ViewMessage[], "Thanks, and tomorrow?");
+            const parts = await collect(sdk.runs.stream(thread_id, "agent", { input, streamMode: ["values"] }));
+            const errors = parts.filter((p) => p.event === "error");
+            if (mode === "raw") {
+              expect(JSON.stringify(errors)).toContain("bedrock 400");
+              continue;
+            }
+            expect(errors).toEqual([]);
+            const final = messagesOf(parts.filter((p) => p.event === "values").at(-1)!.data);
+            expect(final.at(-1)).toMatchObject({ type: "ai", content: "Happy to help with that." });
+            const results = final.filter((m) => m.type === "tool");
+            expect(results.map((m) => m.tool_call_id)).toEqual(["call_0_0", "call_0_1"]);
+            if (stop === "after-one-of-two-parallel-tools") expect(results[1]!.content).toBe(LOOKUP_RESULT);
+          }
+        },
+      );
     });
 
     it("threads.getState repairs a cancelled run's tail and getHistory preserves every tail, as the tail-policy table says", async () => {
