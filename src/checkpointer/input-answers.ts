@@ -12,7 +12,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
 
 const isToolResult = (value: unknown) => isMessageLike(value) && roleOf(value) === "tool";
 
-/** `lists` undefined when none holds tool results; a single message stands for a list of one, as the reducer reads it. */
+/** `lists` undefined when none holds tool results; one message stands for a list of one, as the reducer reads it. */
 export function copyInputLists(input: unknown): { input: unknown; lists: InputLists | undefined } {
   if (!isPlainObject(input)) return { input, lists: undefined };
   let lists: InputLists | undefined;

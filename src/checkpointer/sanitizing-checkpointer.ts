@@ -103,7 +103,7 @@ function resolved(options: ResolvedSanitizerOptions): ResolvedSanitizerOptions {
   return options;
 }
 
-/** Validates (an `InvalidOptionError` names the bad option) and resolves; `sanitizeGraph` validates before wrapping. @internal */
+/** Throws an `InvalidOptionError` naming the bad option; `sanitizeGraph` validates before wrapping. @internal */
 export function resolveSanitizerOptions(options: SanitizingCheckpointerOptions = {}): ResolvedSanitizerOptions {
   const policy = options.policy ?? "auto";
   assertOneOf("policy", policy, POLICIES);
@@ -148,7 +148,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   private readonly deltaReads: DeltaReads;
   private readonly telemetry: ReadTelemetry | undefined;
   private readonly providerName: string;
-  /** The wrapped saver, or FastPostgresSaver's read path over the official `PostgresSaver`; unset until the first read. */
+  /** The wrapped saver, or FastPostgresSaver's read path over the official `PostgresSaver`; set by the first read. */
   private reads: SaverReads | undefined;
   private findingReads: Promise<SaverReads> | undefined;
 
@@ -273,7 +273,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     };
   }
 
-  /** Input checkpoints back to the one before: results recovered there may sit in its pending writes (see `sanitizeTuple`). */
+  /** Input checkpoints back to the one before: results recovered there may sit in its pending writes. */
   private async inputAncestors(reads: SaverReads, tuple: CheckpointTuple): Promise<CheckpointTuple[]> {
     const ancestors: CheckpointTuple[] = [];
     let at = tuple;

@@ -54,7 +54,7 @@ export async function tailModeForGetTuple(
   return (await stoppedToContinue(config, tuple, knowledge)) ? "preserve" : "repair";
 }
 
-/** Time travel, an `updateState` edit, an `interrupt()`, a static breakpoint, or under `sanitizeGraph` anything but a run seen to fail. */
+/** Time travel, an edit, an `interrupt()`, a breakpoint, or under `sanitizeGraph` anything but a run seen to fail. */
 async function stoppedToContinue(
   config: RunnableConfig,
   tuple: CheckpointTuple,

@@ -70,7 +70,7 @@ export function storedInput(checkpoint: Checkpoint): unknown {
   return (checkpoint.channel_values as Record<string, unknown> | undefined)?.[START];
 }
 
-/** A task wrote to `__interrupt__` and produced no output (an interrupt in a subgraph leaves one on the parent's task too). */
+/** A task wrote to `__interrupt__` and produced no output (a subgraph's interrupt leaves one on the parent's too). */
 export function hasPendingInterrupt(pendingWrites: readonly CheckpointPendingWrite[] | undefined): boolean {
   if (!pendingWrites || pendingWrites.length === 0) return false;
   const interrupted = new Set<string>();

@@ -97,7 +97,7 @@ function deltaMetadata(metadata: CheckpointMetadata | undefined, snapshotted: re
   return kept;
 }
 
-/** A repaired delta channel is stored as a snapshot of its repaired list, which the graph and the raw saver read as is. */
+/** A repaired delta channel is stored as a snapshot of its list, which the graph and the raw saver read as is. */
 async function storeRepair(
   saver: BaseCheckpointSaver,
   repaired: CheckpointTuple,
@@ -125,7 +125,7 @@ async function storeRepair(
   return checkpoint.id;
 }
 
-/** Read through a {@link SanitizingCheckpointer} as a graph would, so the doctor and the runtime judge a thread alike. */
+/** Read through a {@link SanitizingCheckpointer} as a graph would, so the doctor and the runtime agree. */
 async function sanitizingRead(
   reader: SanitizingCheckpointer,
   events: RepairEvent[],

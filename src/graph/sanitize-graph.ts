@@ -118,7 +118,7 @@ function protectFactory(factory: (...args: unknown[]) => unknown, protection: Pr
   };
 }
 
-/** An app's own `SanitizingCheckpointer` is not wrapped again: its saver is read with its options plus what this graph knows. */
+/** An app's own `SanitizingCheckpointer` is not wrapped again: its saver is read with its options and the graph's. */
 function wrap(saver: CheckpointerField, graph: CompiledGraphLike, protection: Protection): CheckpointerField {
   // true / false / undefined (stateless runs) keep their meaning.
   if (typeof saver !== "object" || saver === null) return saver;
@@ -173,7 +173,7 @@ function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
         stopped = true;
         runs.settle(threadId, run, ok);
       };
-      // A cancelled run's stream may never close (a task ignoring the abort keeps LangGraph's open): the abort frees the thread.
+      // A cancelled run's stream may never close (a task may ignore the abort): the abort frees the thread.
       const signal = options?.signal;
       const onAbort = () => end(false);
       signal?.addEventListener("abort", onAbort, { once: true });

@@ -106,7 +106,7 @@ function runsPendingUses(messages: readonly unknown[], index: number): boolean {
   return toolCallsOf(reply).length > 0 || (index === messages.length - 1 && isPausedTurn(reply));
 }
 
-/** Pattern Q: a use without its result, unless the history ends there open; a result without its use. `visit` returns true to stop. */
+/** Pattern Q: a use without its result (unless the history ends open there), a result without its use. */
 export function visitUnpairedServerBlocks(
   content: readonly unknown[],
   messages: readonly unknown[],

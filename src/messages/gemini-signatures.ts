@@ -7,7 +7,7 @@ type Loose = Record<string, unknown>;
 /** Keyed by call id, so it follows a renamed call (`rewriteCalls`). */
 export const GEMINI_SIGNATURES_KEY = "__gemini_function_call_thought_signatures__";
 
-/** Gemini's documented skip for a call whose signature is lost (https://ai.google.dev/gemini-api/docs/thought-signatures). */
+/** Gemini's skip for a call whose signature is lost (https://ai.google.dev/gemini-api/docs/thought-signatures). */
 export const SKIP_SIGNATURE = "skip_thought_signature_validator";
 
 const signaturesOf = (m: Loose): Loose | undefined => {

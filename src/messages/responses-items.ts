@@ -80,7 +80,7 @@ export function isUnkeptOutputReasoning(message: unknown, item: unknown, store: 
   return it.type === "reasoning" && !hasEncryptedContent(it) && notStored(message as Loose, store);
 }
 
-/** Pattern V: a reasoning item held only by id that `store: false` never kept, or from a response that never completed. */
+/** Pattern V: a reasoning item held only by id that `store: false` never kept, or of a response never completed. */
 export function hasUnkeptReasoning(message: unknown, store: boolean | undefined): boolean {
   const m = message as Loose;
   const output = replayedOutput(m);

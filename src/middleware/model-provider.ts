@@ -86,7 +86,7 @@ interface ModelLike {
   _modelInstanceCache?: Map<unknown, unknown>;
 }
 
-/** Through bindings, fallbacks and `initChatModel`; a `ChatOpenAI` by its base URL. Undefined when unknown. @internal */
+/** Through bindings, fallbacks and `initChatModel`; a `ChatOpenAI` by its base URL. @internal */
 export function providerOfModel(model: unknown, depth = 0): ProviderName | undefined {
   const chat = model as ModelLike | null | undefined;
   if (typeof chat !== "object" || chat === null || depth > 8) return undefined;

@@ -68,7 +68,7 @@ export class FastPostgresSaver extends PostgresSaver {
     this.readPath = new PostgresReadPath(pool, schema, saver, (config) => super.getTuple(config));
   }
 
-  /** As `PostgresSaver.fromConnString`, but gives up on a connection after {@link CONNECT_TIMEOUT_MS}. Call `setup()` once. */
+  /** As `PostgresSaver.fromConnString`, giving up on a connection after {@link CONNECT_TIMEOUT_MS}. */
   static override fromConnString(connString: string, options?: Partial<FastPostgresSaverOptions>): FastPostgresSaver {
     const pool = new pg.Pool({ connectionString: connString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     return new FastPostgresSaver(pool, undefined, options);

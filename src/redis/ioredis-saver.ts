@@ -31,9 +31,9 @@ export type IORedisConnection = Redis | Cluster | string;
 export interface IORedisSaverOptions {
   /** Prefix of every key; no `{` or `}`, which would change the Cluster hash tag. @default "langgraph" */
   keyPrefix?: string;
-  /** Expire a thread's keys this many seconds (a positive whole number) after its last write. @default undefined (never) */
+  /** Expire a thread's keys this many seconds (a whole number) after its last write. @default undefined (never) */
   ttlSeconds?: number;
-  /** Serializer; {@link FastJsonPlusSerializer} stores the stock `JsonPlusSerializer` format. @default new FastJsonPlusSerializer() */
+  /** Serializer; the default writes the stock `JsonPlusSerializer` format. @default new FastJsonPlusSerializer() */
   serde?: SerializerProtocol;
   /**
    * Replicas that must hold each write before it is reported stored (Redis's `WAIT`, up to 1 s), so a failover loses
@@ -137,7 +137,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
     if (this.ownsClient) await this.client.quit();
   }
 
-  /** The next whole number plus a random fraction, as the Python savers do, so a fork never overwrites the original's values (docs/redis.md). */
+  /** The next whole number plus a random fraction, as the Python savers do, so forks never overwrite values. */
   override getNextVersion(current: number | undefined): number {
     return Math.floor(Number(current ?? 0)) + 1 + Math.random();
   }

@@ -49,7 +49,7 @@ export type MarkerOption = keyof typeof MARKER_PRESETS | Partial<MarkerTexts>;
 
 const KEYS = Object.keys(MARKER_PRESETS.en);
 
-/** Throws an {@link InvalidOptionError} on an unknown preset or key (a misspelt one would be ignored), or an empty text. */
+/** Throws an {@link InvalidOptionError} on an unknown preset or key (a misspelt one would be ignored) or empty text. */
 export function resolveMarkers(option: MarkerOption | undefined): Readonly<MarkerTexts> {
   if (option === undefined) return MARKER_PRESETS.en;
   if (typeof option === "string" && Object.hasOwn(MARKER_PRESETS, option)) return MARKER_PRESETS[option];

@@ -73,7 +73,7 @@ interface Read {
 
 function readOf(messages: readonly unknown[], settings: RepairSettings, tail: TailMode): Read {
   const tailStart = tail === "preserve" ? findTailStart(messages) : messages.length;
-  // "request" adds no reply after the end: the model is about to give it. Without a tail, "preserve" closes as "repair".
+  // "request" adds no reply: the model is about to give it. Without a tail, "preserve" closes as "repair".
   const end: EndKind =
     tail === "repair" || (tail === "preserve" && tailStart === messages.length)
       ? "leftovers"

@@ -203,7 +203,7 @@ export function removalOf(
 
 const NONE: readonly MessageUnit[] = Object.freeze([]);
 
-/** A rule that sends it as another role brings that role's rules. A shared empty array when none, for the clean check. */
+/** A rule that sends it as another role brings that role's rules. A shared empty array when none. */
 export function messageRulesOf(
   rules: RuleSet,
   role: MessageRole,

@@ -25,9 +25,13 @@ export interface RepairRules {
    * @default undefined: as each reply records it; the middleware reads the chat model's `zdrEnabled`
    */
   store?: boolean;
-  /** Texts of inserted messages: `"en"`, `"ko"`, or custom texts (missing keys fall back to `"en"`). @default "en" */
+  /**
+   * Texts of inserted messages: `"en"`, `"ko"`, or custom texts (missing keys fall back to `"en"`; an unknown key
+   * throws).
+   * @default "en"
+   */
   markers?: MarkerOption;
-  /** Role of the marker between two HumanMessages (pattern A); Anthropic and Gemini reject `"system"` mid-history. @default "ai" */
+  /** The marker between two HumanMessages (pattern A); Anthropic and Gemini reject `"system"` there. @default "ai" */
   bridgeRole?: BridgeRole;
 }
 

@@ -27,7 +27,7 @@ const stringified = (item: unknown) => (item === 0 ? 0 : null);
 const isUndefinedRecord = (record: JsonObject) =>
   record.lc === 2 && record.type === "undefined" && hasOnlyKeys(record, 2);
 
-/** Kwargs pass through JSON.stringify before `load()` copies them: `undefined` records drop, -0 is 0, ±Infinity null. */
+/** Kwargs pass JSON.stringify before `load()` copies them: `undefined` records drop, -0 is 0, ±Infinity null. */
 function reviveKwargsValue(value: JsonObject, depth: number): JsonObject {
   if (depth > MAX_KWARGS_DEPTH) throw NEEDS_STOCK_REVIVER;
   if (Array.isArray(value)) {

@@ -19,7 +19,7 @@ function selectThreads(table: string, { threadId, checkpointNs, after }: ThreadF
   ];
 }
 
-/** A cursor: the primary key starts with the thread, so the server sorts once, where keyset pages would each sort again. */
+/** A cursor: the key starts with the thread, so the server sorts once, where keyset pages would each sort again. */
 async function* cursorPages(pool: Pool, [sql, args]: [string, unknown[]]): AsyncGenerator<ThreadRef[]> {
   const client = await pool.connect();
   try {

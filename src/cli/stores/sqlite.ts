@@ -63,7 +63,7 @@ interface LatestRow {
   pending_writes: string;
 }
 
-/** SqliteSaver's getTuple statement (1.x) for a page of threads, one index probe apiece; `pending_sends` is not needed. */
+/** SqliteSaver's getTuple statement (1.x) for a page of threads, one index probe apiece, minus `pending_sends`. */
 const LATEST = `WITH ref(position, thread_id, checkpoint_ns) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))
   SELECT ref.position, c.thread_id, c.checkpoint_id, c.parent_checkpoint_id, c.type, c.checkpoint, c.metadata,
     (SELECT json_group_array(json_object('task_id', pw.task_id, 'channel', pw.channel, 'type', pw.type,
