@@ -13,11 +13,7 @@ const overwritten = (value: unknown): unknown => {
 const messagesOrList = (value: unknown): boolean =>
   Array.isArray(value) ? value.every(isMessageLike) : isMessageLike(value);
 
-/**
- * Whether the history holds messages only: a seed that is a list of messages
- * and writes that are messages or lists of them. The conformance suite stores
- * numbers and strings in a channel named `messages`, which must come back as is.
- */
+/** The conformance suite stores numbers and strings in a channel named `messages`, which must come back as is. */
 function holdsMessages(history: DeltaChannelHistory): boolean {
   const seed = isDeltaSnapshot(history.seed) ? history.seed.value : history.seed;
   if (seed === undefined ? history.writes.length === 0 : !(Array.isArray(seed) && seed.every(isMessageLike)))
@@ -25,32 +21,23 @@ function holdsMessages(history: DeltaChannelHistory): boolean {
   return history.writes.every(([, , value]) => messagesOrList(overwritten(value)));
 }
 
-/**
- * The message list a `MessagesDeltaValue` channel rebuilds from `history`,
- * by LangGraph's own replay (seed, then writes through `messagesDeltaReducer`).
- */
+/** By LangGraph's own replay: seed, then writes through `messagesDeltaReducer`. */
 export function rebuildMessages(
   history: DeltaChannelHistory,
   { DeltaChannel, messagesDeltaReducer }: DeltaChannelClasses,
 ): unknown[] {
-  // The seed is a DeltaSnapshot or a plain list (holdsMessages checked it).
   const channel = new DeltaChannel(messagesDeltaReducer).fromCheckpoint(history.seed as DeltaSnapshot | undefined);
   channel.replayWrites(history.writes);
   return channel.isAvailable() ? (channel.get() as unknown[]) : [];
 }
 
-/** A message channel of a delta history: the list it rebuilds into. */
 export interface DeltaMessages {
   channel: string;
   history: DeltaChannelHistory;
   messages: unknown[];
 }
 
-/**
- * The channels of `histories` that hold messages (and that `channels` names, when given), rebuilt. LangGraph's
- * delta channel is loaded only when there is one.
- * @internal
- */
+/** LangGraph's delta channel is loaded only when there is one. @internal */
 export async function deltaMessageChannels(
   histories: Record<string, DeltaChannelHistory>,
   channels: readonly string[] | undefined,
@@ -66,10 +53,7 @@ export async function deltaMessageChannels(
   });
 }
 
-/**
- * `histories` with the given channels replaced by a seed holding their list and no writes, which the
- * graph rebuilds into exactly that list.
- */
+/** A seed holding the list and no writes: the graph rebuilds exactly that list. */
 export function withLists(
   histories: Record<string, DeltaChannelHistory>,
   lists: ReadonlyMap<string, unknown[]>,

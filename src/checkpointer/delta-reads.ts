@@ -13,16 +13,15 @@ import { strandedResults } from "./stranded-results.js";
 import { tailModeForList } from "./tail-policy.js";
 import { hasPendingTasks } from "./thread-state.js";
 
-/** How far up a preserved read looks for the input checkpoint that started its run. */
+/** How far up a preserved read looks for its run's input checkpoint. */
 const MAX_RUN_STEPS = 64;
 
-/** The list a run started from, when the read that loaded it repaired the tail. */
 interface RepairedRunStart {
   parent: CheckpointTuple;
   lists: Map<string, unknown[]>;
 }
 
-/** Whether `prefix` is the start of `messages`, message by message (by id: both were rebuilt separately). */
+/** By id: both were rebuilt separately. */
 function startsWith(messages: readonly unknown[], prefix: readonly unknown[]): boolean {
   if (prefix.length > messages.length) return false;
   const idOf = (m: unknown) => (m as { id?: unknown }).id;
@@ -30,10 +29,8 @@ function startsWith(messages: readonly unknown[], prefix: readonly unknown[]): b
 }
 
 /**
- * Repairs what `getDeltaChannelHistory` hands the graph, so that a delta message channel
- * (`MessagesDeltaValue`) rebuilds into the list a list channel (`MessagesValue`) with the same history
- * reads. A list channel stores, at each checkpoint, what the run had in memory: the list its first read
- * repaired, plus the run's writes. A delta channel stores only the writes, so a read redoes that repair.
+ * A list channel stores the list its run's first read repaired; a delta channel only the writes, so a delta history
+ * read redoes that repair to rebuild the same list (docs/delta-channels.md).
  * @internal
  */
 export class DeltaReads {
@@ -42,7 +39,7 @@ export class DeltaReads {
     private readonly settings: TupleRepairSettings,
     private readonly policy: SanitizerPolicy,
     private readonly decisions: ReadDecisions,
-    /** Called after each read, with the tail it used and the channels it repaired (possibly none). */
+    /** With the tail used and the channels repaired (possibly none). */
     private readonly report: (config: RunnableConfig, tail: TailMode, repaired: ChannelRepairs[]) => void,
   ) {}
 
@@ -83,11 +80,7 @@ export class DeltaReads {
     return withLists(histories, lists);
   }
 
-  /**
-   * Whether the list this read preserves may follow a run whose first read closed a broken run's end: the
-   * checkpoint took new input (its list is the one that read loaded), or its last user turn follows another or tool
-   * results with nothing between.
-   */
+  /** The checkpoint took new input, or its last user turn follows another or tool results with nothing between. */
   private mayFollowRepairedRead(decision: ReadDecision, unread: boolean, channels: DeltaMessages[]): boolean {
     if (decision.tail !== "preserve" || !decision.auto) return false;
     if (channels.some(({ messages }) => lastTurnUnclosed(messages))) return true;
@@ -95,11 +88,7 @@ export class DeltaReads {
     return openTail && (unread || decision.source === "input");
   }
 
-  /**
-   * The input checkpoint that started the run which wrote the checkpoint `config` addresses, and the
-   * lists of its parent, when the run's first read repaired the parent's tail: new input discards pending
-   * tasks, so a read for new input closes the tail of a parent that had some.
-   */
+  /** New input discards pending tasks, so the read for it closed the tail of a parent that had some. */
   private async repairedRunStart(
     config: RunnableConfig,
     recalled: ReadDecision | undefined,
@@ -118,7 +107,7 @@ export class DeltaReads {
     if (at?.parentConfig === undefined) return undefined;
     const parent = await this.inner.getTuple(at.parentConfig);
     if (!parent || !hasPendingTasks(parent.checkpoint)) return undefined;
-    // A channel the parent holds a snapshot of is read from it, as the graph does; the others are walked.
+    // A channel the parent holds a snapshot of is read from it, as the graph does.
     const values = parent.checkpoint.channel_values;
     const stored = (c: string) => (isDeltaSnapshot(values[c]) ? (values[c] as { value: unknown }).value : values[c]);
     const walked = channels.filter((c) => stored(c) === undefined);

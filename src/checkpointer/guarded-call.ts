@@ -4,14 +4,8 @@ import type { RepairSettings } from "../repair/settings.js";
 import { findTailStart } from "../repair/tail.js";
 
 /**
- * Where the user turns start that follow the call a pending `interrupt()` may guard: the history ends in user
- * turns right after the last AIMessage with `tool_calls`, with a call of it still unanswered (the results after it
- * answer others of its calls). Undefined for any other history.
- *
- * `humanInTheLoopMiddleware` guards the calls of the last AIMessage, whatever follows it. A new message sent over
- * a pending approval starts a new run; a reply that then takes the id of the guarded one (LangChain's fake models
- * number their replies) replaces it in place, so the new message follows the call the new `interrupt()` guards,
- * and the approval runs that call.
+ * `humanInTheLoopMiddleware` guards the calls of the last AIMessage, whatever follows: where user turns follow it with
+ * a call still unanswered, they start here (docs/tail-policy.md).
  */
 function guardedCallEnd(messages: readonly unknown[]): number | undefined {
   const turns = findTailStart(messages);
@@ -22,11 +16,7 @@ function guardedCallEnd(messages: readonly unknown[]): number | undefined {
   return turns - ai - 1 < calls ? turns : undefined;
 }
 
-/**
- * Repairs one message list of a tuple read with `tail`. At a pending `interrupt()`, a preserved tail reaches back
- * to the call the interrupt may guard (see {@link guardedCallEnd}): that AIMessage, its results and the user turns
- * after it stay as stored, and everything before them is repaired as before any tail.
- */
+/** At a pending `interrupt()`, a preserved tail reaches back to the call the interrupt may guard. */
 export function repairList(
   messages: readonly unknown[],
   settings: RepairSettings,

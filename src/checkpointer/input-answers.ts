@@ -1,12 +1,7 @@
-/**
- * Tool results in a run's input that answer calls made before it. Chat front ends answer the calls a stopped run
- * left open themselves, in the next input (`[...results, newMessage]`), and frontend tools send their results the
- * same way. `sanitizeGraph` hands the run a copy of its input's lists; the run's first read moves these results
- * out of the copy and into the stored history, where each answers its call once (docs/tail-policy.md).
- */
+// Front ends answer a stopped run's calls in the next input (`[...results, newMessage]`); the run's first read moves
+// those results into the history (docs/tail-policy.md).
 import { isMessageLike, rawToolCallIdOf, roleOf, toolCallsOf } from "../messages/message-view.js";
 
-/** The run's own copy of each input list that holds tool results, by channel. */
 export type InputLists = Map<string, unknown[]>;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
@@ -17,10 +12,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
 
 const isToolResult = (value: unknown) => isMessageLike(value) && roleOf(value) === "tool";
 
-/**
- * `input` with a copy of each list that holds tool results, and those copies by key; `undefined` lists when it has
- * none (then `input` is returned as it is). A single message stands for a list of one, as the messages reducer reads it.
- */
+/** `lists` undefined when none holds tool results; one message stands for a list of one, as the reducer reads it. */
 export function copyInputLists(input: unknown): { input: unknown; lists: InputLists | undefined } {
   if (!isPlainObject(input)) return { input, lists: undefined };
   let lists: InputLists | undefined;
@@ -31,7 +23,7 @@ export function copyInputLists(input: unknown): { input: unknown; lists: InputLi
   return lists === undefined ? { input, lists } : { input: { ...input, ...Object.fromEntries(lists) }, lists };
 }
 
-/** The tool results of `list` whose calls no message of `list` makes: the answers to calls made before the input. */
+/** Answers to calls made before the input. */
 export function answersIn(list: readonly unknown[]): unknown[] {
   const ownCalls = new Set<string>();
   const answers: unknown[] = [];
@@ -43,7 +35,6 @@ export function answersIn(list: readonly unknown[]): unknown[] {
   return answers;
 }
 
-/** Takes `answers` out of `list`, which then holds what the input adds after the stored history. */
 export function takeAnswers(list: unknown[], answers: readonly unknown[]): void {
   const taken = new Set(answers);
   let kept = 0;

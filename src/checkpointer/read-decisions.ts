@@ -3,39 +3,28 @@ import type { CheckpointPendingWrite, CheckpointTuple } from "@langchain/langgra
 import type { TailMode } from "../repair/repair-messages.js";
 import { hasPendingInterrupt } from "./thread-state.js";
 
-/** What a `getTuple` or `list` read decided for a checkpoint it returned. */
 export interface ReadDecision {
   tail: TailMode | "off";
-  /** Whether the read's policy was `"auto"`. */
   auto: boolean;
-  /** Whether a preserved tail is read at a pending `interrupt()`, so it keeps the call the interrupt may guard. */
+  /** A preserved tail at a pending `interrupt()` keeps the call the interrupt may guard. */
   interrupted?: boolean;
-  /** The tuple's pending writes, kept for a repaired tail: they may hold stranded results (pattern N). */
+  /** Kept for a repaired tail: they may hold stranded results (pattern N). */
   pendingWrites?: readonly CheckpointPendingWrite[];
-  /** The checkpoint's `metadata.source` and parent, to find the start of the run that wrote it. */
+  /** To find the start of the run that wrote the checkpoint. */
   source?: string;
   parentConfig?: RunnableConfig;
 }
 
-/** How many decisions are kept; a graph reads its delta history right after its `getTuple`. */
+/** A graph reads its delta history right after its `getTuple`. */
 const CAPACITY = 512;
 
-/**
- * The `configurable` key a returned tuple carries its read's token under. A symbol: LangGraph spreads the
- * tuple's config into the config it reads the delta history with, and nothing serializes it.
- */
+/** A symbol: LangGraph spreads the tuple's config into its delta history read, and nothing serializes it. */
 const READ = Symbol("langgraph-checkpoint-sanitizer.read");
 
-/**
- * What a returned config carries: an empty token standing for one read, so that nothing of the decision
- * (the tuple's pending writes) shows where the config is logged or compared.
- */
+/** Empty, so nothing of the decision shows where the config is logged or compared. */
 class ReadToken {}
 
-/**
- * LangGraph marks every checkpoint of a thread that a graph with delta channels started. (A thread started
- * before its graph had them is unmarked, and its delta history is still read: its decisions come from the map.)
- */
+/** LangGraph marks every checkpoint of a thread a graph with delta channels started. */
 const isMarkedDelta = (tuple: CheckpointTuple): boolean =>
   (tuple.metadata as Record<string, unknown> | undefined)?.delta_writes_versioned === true;
 
@@ -46,7 +35,6 @@ const keyOf = (configurable: Record<string, unknown> | undefined): string | unde
   return `${String(threadId)}\u0000${String(configurable?.checkpoint_ns ?? "")}\u0000${String(checkpointId)}`;
 };
 
-/** The decision a read of `tuple` implies for its delta channels. */
 export function decisionFor(tuple: CheckpointTuple, tail: TailMode | "off", auto: boolean): ReadDecision {
   return {
     tail,
@@ -59,29 +47,15 @@ export function decisionFor(tuple: CheckpointTuple, tail: TailMode | "off", auto
 }
 
 /**
- * The tail decisions of `getTuple` and `list` reads. A graph loads a delta
- * channel in two calls: `getTuple` (or `list`), then `getDeltaChannelHistory`
- * with the returned checkpoint's id, so the second call alone cannot tell a
- * read of the latest checkpoint from time travel.
- *
- * A tuple of a delta thread carries a token of its read in its config, which
- * the graph passes on, so other reads of the same checkpoint in between
- * (LangGraph reads the latest one to see whether an addressed checkpoint was
- * superseded) cannot change its decision. Every decision is also kept by
- * thread, namespace and checkpoint id, the newest {@link CAPACITY}, for an
- * unmarked checkpoint and for a caller that builds the history read's config
- * itself.
+ * `getDeltaChannelHistory` alone cannot tell the latest checkpoint from time travel, so the `getTuple` or `list` that
+ * returned it leaves its decision in a token in the config, kept by checkpoint too (docs/delta-channels.md).
  * @internal
  */
 export class ReadDecisions {
   private readonly decisions = new Map<string, ReadDecision>();
   private readonly carried = new WeakMap<ReadToken, { key: string; decision: ReadDecision }>();
 
-  /**
-   * Records the decision of a read of `tuple`, replacing any earlier one for the same checkpoint, and returns
-   * `tuple` carrying it when the checkpoint is marked as a delta thread's and the read did not turn the
-   * sanitizer off. Any other read returns `tuple` itself.
-   */
+  /** A read that turned the sanitizer off, or of an unmarked checkpoint, returns `tuple` itself. */
   record(tuple: CheckpointTuple, decision: ReadDecision): CheckpointTuple {
     const configurable = tuple.config.configurable;
     const key = keyOf({ ...configurable, checkpoint_id: configurable?.checkpoint_id ?? tuple.checkpoint.id });
@@ -95,14 +69,13 @@ export class ReadDecisions {
     return { ...tuple, config: { ...tuple.config, configurable: { ...configurable, [READ]: token } } };
   }
 
-  /** The decision of the read that returned the checkpoint `config` addresses, if carried or kept. */
   recall(config: RunnableConfig): ReadDecision | undefined {
     const configurable = config.configurable;
     const key = keyOf(configurable);
     if (key === undefined) return undefined;
     const token = configurable?.[READ as unknown as string];
     const carried = token instanceof ReadToken ? this.carried.get(token) : undefined;
-    // The token must be this checkpoint's: a config built from another read's may carry a stale one.
+    // A config built from another read's may carry a stale token.
     return carried?.key === key ? carried.decision : this.decisions.get(key);
   }
 }

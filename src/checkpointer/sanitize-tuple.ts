@@ -9,28 +9,20 @@ import { answersIn, takeAnswers, type InputLists } from "./input-answers.js";
 import { strandedResults, withoutUsedWrites } from "./stranded-results.js";
 import { hasPendingInterrupt } from "./thread-state.js";
 
-/** The repairs made to one channel of a tuple. */
 export interface ChannelRepairs {
   channel: string;
   repairs: Repair[];
 }
 
-/** How {@link sanitizeTuple} repairs a tuple. */
 export interface TupleRepairSettings {
-  /** Channels to repair; `undefined` means every channel whose value is a message list. */
+  /** `undefined`: every channel whose value is a message list. */
   channels: readonly string[] | undefined;
   repair: RepairSettings;
 }
 
 /**
- * Repairs the message channels of a tuple (lists, and the snapshots of delta
- * channels; the rest of a delta channel is repaired by `DeltaReads`). Returns the tuple itself when no
- * channel needs repair; otherwise a new tuple sharing everything unchanged
- * with the input, which is never mutated. When the tail is repaired, finished
- * tool results stranded in `pendingWrites` are moved into the history, and so are those stranded in
- * `earlier` (see {@link strandedEarlier}). When it is preserved at a pending `interrupt()`, it keeps the call the
- * interrupt may guard (see `repairList`). `input` holds the run's copy of its input lists (see input-answers.ts): their
- * answers to calls made before the input are moved into the history.
+ * Repairs the message channels of a tuple (delta channels' snapshots too); the tuple itself when none needs it,
+ * never mutated. A repaired tail takes stranded results from `pendingWrites` and `earlier`, and the input's answers.
  */
 export function sanitizeTuple(
   tuple: CheckpointTuple,
@@ -45,10 +37,10 @@ export function sanitizeTuple(
   const repaired: ChannelRepairs[] = [];
   const interrupted = tail === "preserve" && hasPendingInterrupt(pendingWrites);
   for (const channel of settings.channels ?? Object.keys(values)) {
-    // A delta channel's periodic snapshot holds the whole list, and the graph reads it as such.
+    // A delta channel's periodic snapshot holds the whole list.
     const stored = values[channel];
     const value = isDeltaSnapshot(stored) ? stored.value : stored;
-    // repairMessages returns anything that is not a message list unchanged; this skips the obvious cases cheaply.
+    // Skips the obvious non-lists cheaply.
     if (!Array.isArray(value) || value.length === 0) continue;
     const list = tail === "preserve" ? undefined : input?.get(channel);
     const answers = list === undefined ? [] : answersIn(list);
@@ -79,12 +71,7 @@ export function sanitizeTuple(
   };
 }
 
-/**
- * Repairs `messages` with the input's `answers` after it. Each answers its call where a placeholder would go, after a
- * real result stranded in the pending writes (`recovered`, which wins: it is the tool's own). The answers left over
- * are appended and repaired again: a result for a call already answered, or for a call not in the history (the
- * client's view was ahead of the store), is removed as a duplicate or an orphan and reported whole.
- */
+/** A real result stranded in the pending writes wins; leftover answers are removed as duplicates or orphans. */
 function withAnswers(
   messages: readonly unknown[],
   settings: RepairSettings,
@@ -104,11 +91,8 @@ function withAnswers(
 }
 
 /**
- * The results stranded in the pending writes of `earlier` (the tuple's ancestors, nearest first) for as long as
- * `channel` kept its version. A run cancelled right after its input checkpoint leaves a checkpoint whose list a
- * read repaired for it, with the results that read took from its parent's pending writes; a saver that stores a
- * channel only when its version changes (Postgres, Redis) kept the list as it was, and the results stay on the
- * parent.
+ * A run cancelled right after its input checkpoint leaves the results on the parent when the saver stores a channel
+ * only when its version changes (Postgres, Redis); they count while `channel` keeps its version.
  */
 function strandedEarlier(tuple: CheckpointTuple, earlier: readonly CheckpointTuple[], channel: string): unknown[] {
   const version = tuple.checkpoint.channel_versions[channel];

@@ -37,36 +37,31 @@ const NO_REPAIRS: readonly Repair[] = [];
 const allRepairs = (repaired: readonly ChannelRepairs[]) =>
   repaired.length === 0 ? NO_REPAIRS : repaired.flatMap((c) => c.repairs);
 
-/** How many input checkpoints in a row a read looks past for stranded results (runs cancelled right after their input). */
+/** How far a read looks past input checkpoints for stranded results (runs cancelled right after their input). */
 const MAX_INPUT_ANCESTORS = 8;
 
 /** Reported through `onRepair` for each channel a read repaired. */
 export interface RepairEvent {
-  /** `getTuple` or `list`; `getDeltaChannelHistory` for a delta channel (`MessagesDeltaValue`). */
+  /** `getDeltaChannelHistory` for a delta channel (`MessagesDeltaValue`). */
   operation: "getTuple" | "list" | "getDeltaChannelHistory";
   threadId: string | undefined;
   checkpointNs: string;
   checkpointId: string;
   channel: string;
-  /** Whether the tail was repaired or preserved on this read. */
   tail: TailMode;
-  /** Every change made to the channel, with removed messages whole. */
+  /** Removed messages are included whole. */
   repairs: Repair[];
 }
 
-/**
- * Options of {@link SanitizingCheckpointer}. `markers`, `bridgeRole` and `onRepair` (called once for each
- * channel a read repaired) are shared with the model-call middleware.
- */
+/** Options of {@link SanitizingCheckpointer}; `markers`, `bridgeRole` and `onRepair` are shared with the middleware. */
 export interface SanitizingCheckpointerOptions extends SharedRepairOptions<RepairEvent>, ReadOptions {
   /** Default policy; a call overrides it with `configurable.sanitizer`. @default "auto" */
   policy?: SanitizerPolicy;
   /** Channels to repair: a non-empty list of names. @default every channel whose value is a list of messages */
   channels?: readonly string[];
   /**
-   * The graph's `compile({ interruptBefore })`, and its subgraphs'. A thread paused before one of these nodes, in
-   * the graph or in a subgraph it runs, reads as stored, so approving with `invoke(null)` runs the tools on the
-   * tail they need. (`sanitizeGraph` reads the graph's own off the graph.)
+   * The graph's and subgraphs' `compile({ interruptBefore })`: a thread paused there reads as stored, so approving
+   * with `invoke(null)` runs the tools. (`sanitizeGraph` reads the graph's own.)
    * @default none
    */
   interruptBefore?: BreakpointNodes;
@@ -93,13 +88,12 @@ export interface ResolvedSanitizerOptions {
   policy: SanitizerPolicy;
   settings: TupleRepairSettings;
   onRepair: ((event: RepairEvent) => void) | undefined;
-  /** The breakpoints given, as given: `sanitizeGraph` fills in the graph's where none is. */
   breakpoints: Breakpoints;
   telemetry: TelemetryOption | undefined;
   fastReads: boolean;
 }
 
-/** The resolved options made here: a checkpointer given one of them takes it without validating again. */
+/** Resolved options made here are taken without validating again. */
 const resolvedHere = new WeakSet<object>();
 
 const isResolved = (options: object): options is ResolvedSanitizerOptions => resolvedHere.has(options);
@@ -109,12 +103,7 @@ function resolved(options: ResolvedSanitizerOptions): ResolvedSanitizerOptions {
   return options;
 }
 
-/**
- * Validates `options` and resolves them, throwing an `InvalidOptionError` that names the bad option. Shared with
- * `sanitizeGraph`, which validates when it is called, before any checkpointer exists to wrap, and builds its
- * wrappers from the result.
- * @internal
- */
+/** Throws an `InvalidOptionError` naming the bad option; `sanitizeGraph` validates before wrapping. @internal */
 export function resolveSanitizerOptions(options: SanitizingCheckpointerOptions = {}): ResolvedSanitizerOptions {
   const policy = options.policy ?? "auto";
   assertOneOf("policy", policy, POLICIES);
@@ -133,25 +122,10 @@ export function resolveSanitizerOptions(options: SanitizingCheckpointerOptions =
 }
 
 /**
- * A checkpointer that wraps any other and hands every graph and subgraph a
- * well-formed chat history: the message channels of what `getTuple` and
- * `list` return are repaired (see `repairMessages`), so a thread broken by a
- * cancelled or failed run works again on its next turn.
- *
- * Writes pass through untouched; reads never write. A repaired history is
- * stored when the graph next saves that channel, and the repair is
- * deterministic, so a thread reads the same until then. A thread paused at
- * `interrupt()` or at a static breakpoint given in the options, a finished
- * thread and time travel keep their tail as it is (the tail policy), so
- * `Command({ resume })` and approvals behave as with the wrapped saver.
- * `sanitizeGraph` also sees each run's input, so it tells a retry with
- * `invoke(null)` from a new message.
- *
- * A saver that uses the stock `JsonPlusSerializer` is given a
- * `FastJsonPlusSerializer` as its `serde` (unless `fastReads: false`): the
- * same bytes written, the same values read, several times faster. The
- * official `PostgresSaver` is also read through FastPostgresSaver's read path
- * (the same tuples, one text-format statement), the saver itself unchanged.
+ * Wraps any checkpointer so every graph and subgraph reads a well-formed chat history: the message channels
+ * `getTuple` and `list` return are repaired (see `repairMessages`), so a thread broken by a cancelled or failed run
+ * works on its next turn. Writes pass through; reads never write. Paused, finished and time-travel reads keep their
+ * tail (docs/tail-policy.md). Reads are faster through `FastJsonPlusSerializer` unless `fastReads: false`.
  *
  * @example
  * ```ts
@@ -160,11 +134,10 @@ export function resolveSanitizerOptions(options: SanitizingCheckpointerOptions =
  * ```
  */
 export class SanitizingCheckpointer<V extends string | number = number> extends BaseCheckpointSaver<V> {
-  /** The wrapped saver: storage, and anything specific to it (`setup()`, `end()`). */
+  /** The wrapped saver, for anything specific to it (`setup()`, `end()`). */
   readonly inner: BaseCheckpointSaver<V>;
   /** Its options, resolved, for `sanitizeGraph` to build a sibling that knows the graph. @internal */
   readonly resolved: ResolvedSanitizerOptions;
-  /** The runs `sanitizeGraph` serves in this process, for the wrappers it builds. */
   private activity: ThreadActivity | undefined;
 
   private readonly policy: SanitizerPolicy;
@@ -174,23 +147,18 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   private readonly decisions = new ReadDecisions();
   private readonly deltaReads: DeltaReads;
   private readonly telemetry: ReadTelemetry | undefined;
-  /** The `provider` setting, as the metrics name it. */
   private readonly providerName: string;
-  /**
-   * What `getTuple` and `list` read through: the wrapped saver, or with `fastReads` over the official
-   * `PostgresSaver`, FastPostgresSaver's read path (see postgres-reads.ts); `undefined` until the first read finds out.
-   */
+  /** The wrapped saver, or FastPostgresSaver's read path over the official `PostgresSaver`; set by the first read. */
   private reads: SaverReads | undefined;
   private findingReads: Promise<SaverReads> | undefined;
 
   /**
    * @param inner - the saver to wrap
    * @param options - see {@link SanitizingCheckpointerOptions}
-   * @throws InvalidOptionError (a `TypeError`) when an option is not one it takes; a plain `TypeError` when `inner`
-   * is not a checkpointer (an argument, not an option)
+   * @throws InvalidOptionError (a `TypeError`) for a bad option; a plain `TypeError` when `inner` is not a checkpointer
    */
   constructor(inner: BaseCheckpointSaver<V>, options?: SanitizingCheckpointerOptions);
-  /** @internal Options `resolveSanitizerOptions` resolved (`sanitizeGraph`'s wrappers), not validated again. */
+  /** @internal Options `resolveSanitizerOptions` resolved, not validated again. */
   constructor(inner: BaseCheckpointSaver<V>, options: ResolvedSanitizerOptions);
   constructor(inner: BaseCheckpointSaver<V>, options: SanitizingCheckpointerOptions | ResolvedSanitizerOptions = {}) {
     assertSaver(inner);
@@ -214,13 +182,13 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     this.deltaReads = new DeltaReads(inner, this.settings, this.policy, this.decisions, (config, tail, repaired) => {
       const configurable = config.configurable ?? {};
       this.report("getDeltaChannelHistory", configurable, String(configurable.checkpoint_id ?? ""), tail, repaired);
-      // Counted, not timed: the repair of a delta channel's history interleaves the wrapped saver's reads.
+      // Counted, not timed: a delta repair interleaves the wrapped saver's reads.
       this.telemetry?.record("getDeltaChannelHistory", tail, this.providerName, allRepairs(repaired));
     });
     passUnknownMethods(this, inner, SanitizingCheckpointer);
   }
 
-  /** A wrapper that knows the runs `sanitizeGraph` serves in this process (see `tail-policy.ts`). @internal */
+  /** A wrapper that knows the runs `sanitizeGraph` serves in this process. @internal */
   static serving<V extends string | number>(
     inner: BaseCheckpointSaver<V>,
     options: ResolvedSanitizerOptions,
@@ -283,12 +251,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     return this.inner.getNextVersion(current);
   }
 
-  /**
-   * Delta channels (`MessagesDeltaValue`) are rebuilt by the graph from what this returns, so their
-   * message lists are repaired here (see `DeltaReads`). The config always addresses a checkpoint by
-   * id, so the tail is treated as the `getTuple` or `list` that returned that checkpoint decided;
-   * with no such read (direct calls), as by `list`.
-   */
+  /** Delta channels are rebuilt from this, so it is repaired too, with the tail the read of that checkpoint decided. */
   override getDeltaChannelHistory(options: {
     config: RunnableConfig;
     channels: string[];
@@ -296,13 +259,11 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     return this.deltaReads.read(options);
   }
 
-  /** Finds what to read through, once: see {@link reads}. */
   private findReads(): Promise<SaverReads> {
     this.findingReads ??= postgresReads(this.inner).then((reads) => (this.reads = reads));
     return this.findingReads;
   }
 
-  /** What a `getTuple` knows beyond its tuple: the graph's breakpoints, the runs in flight, the wrapped saver. */
   private knowledge(reads: SaverReads, runInFlight: boolean): ReadKnowledge {
     return {
       breakpoints: this.breakpoints,
@@ -312,11 +273,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     };
   }
 
-  /**
-   * The ancestors of an input checkpoint up to the checkpoint its input followed: when runs were cancelled right
-   * after storing their input, the results the first of them recovered may still sit in that checkpoint's pending
-   * writes (see `sanitizeTuple`). Empty for any other checkpoint, so a read pays for this only then.
-   */
+  /** Input checkpoints back to the one before: results recovered there may sit in its pending writes. */
   private async inputAncestors(reads: SaverReads, tuple: CheckpointTuple): Promise<CheckpointTuple[]> {
     const ancestors: CheckpointTuple[] = [];
     let at = tuple;

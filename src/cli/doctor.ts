@@ -1,8 +1,4 @@
-/**
- * The doctor: finds the threads a SanitizingCheckpointer would repair, and
- * with `fix` stores the repair as a new checkpoint, so the old one stays in
- * history and the fix can be undone by time travel.
- */
+// `fix` stores a repair as a new checkpoint, so the old one stays in history and time travel undoes it.
 import { setImmediate } from "node:timers/promises";
 import {
   copyCheckpoint,
@@ -24,10 +20,8 @@ import { latestView } from "./latest-view.js";
 import { inShard, type Shard } from "./shard.js";
 import type { OpenStore, ThreadRef } from "./store.js";
 
-/** What the doctor did, or would do, with one broken thread. */
 export type DoctorAction = "would-fix" | "fixed" | "paused-at-interrupt";
 
-/** One thread (in one namespace) whose latest checkpoint needs repair. */
 export interface ThreadFinding extends ThreadRef {
   checkpointId: string;
   /** Repairs by pattern id. */
@@ -35,7 +29,6 @@ export interface ThreadFinding extends ThreadRef {
   interrupted: boolean;
   pendingTasks: boolean;
   action: DoctorAction;
-  /** The checkpoint `fix` wrote. */
   fixedCheckpointId?: string;
 }
 
@@ -50,16 +43,15 @@ export interface DoctorReport {
   patterns: Partial<Record<PatternId, number>>;
   /** Threads by pattern id. */
   threadsByPattern: Partial<Record<PatternId, number>>;
-  /** Broken threads, sorted by namespace, then thread id. */
+  /** Sorted by namespace, then thread id. */
   threads: ThreadFinding[];
-  /** Set when a signal stopped the scan: the last thread scanned, where `--after` / `--resume` continue. */
+  /** Set when a signal stopped the scan: where `--after` / `--resume` continue. */
   stopped?: { signal: string; after: ThreadRef | null };
 }
 
-/** How far a scan has got, after each batch. */
 export interface DoctorProgress {
   scanned: number;
-  /** How many the scan will visit, once the store has said (estimated when sharded). */
+  /** Estimated when sharded. */
   total?: number;
   estimated: boolean;
   broken: number;
@@ -70,34 +62,30 @@ export interface DoctorOptions {
   fix: boolean;
   threadId?: string;
   checkpointNs?: string;
-  /** Scan only the threads after this one, in the report's order (a stopped run's `stopped.after`). */
+  /** In the report's order (a stopped run's `stopped.after`). */
   after?: ThreadRef;
-  /** Scan only this shard's threads. */
   shard?: Shard;
-  /** Scan at most this many (thread, namespace) pairs. */
+  /** At most this many (thread, namespace) pairs. */
   limit?: number;
   markers?: MarkerOption;
-  /** Whose own rules to repair too, as the checkpointer's `provider` option. */
+  /** As the checkpointer's `provider` option. */
   provider?: ProviderRules;
-  /** The model the threads go to, as the checkpointer's `model` option. */
+  /** As the checkpointer's `model` option. */
   model?: string;
-  /** `false` when OpenAI keeps nothing of the app's responses, as the checkpointer's `store` option. */
+  /** As the checkpointer's `store` option. */
   store?: boolean;
-  /** Stops the scan: batches in flight finish, their fixes whole, and the report so far is returned. */
+  /** Batches in flight finish, their fixes whole, and the report so far is returned. */
   signal?: AbortSignal;
   onProgress?: (progress: DoctorProgress) => void;
 }
 
-/**
- * The delta channels (`MessagesDeltaValue`) whose lists `tuple` does not store: the graph rebuilds them
- * from the writes of earlier checkpoints. LangGraph counts steps since the last snapshot for each.
- */
+/** Delta channels whose lists `tuple` does not store: the graph rebuilds them from earlier checkpoints' writes. */
 function unstoredDeltaChannels(tuple: CheckpointTuple): string[] {
   const counters = tuple.metadata?.counters_since_delta_snapshot ?? {};
   return Object.keys(counters).filter((channel) => tuple.checkpoint.channel_values[channel] === undefined);
 }
 
-/** Metadata LangGraph keeps for delta channels, after `snapshotted` got a snapshot (its counters restart). */
+/** Snapshotted channels' step counters restart. */
 function deltaMetadata(metadata: CheckpointMetadata | undefined, snapshotted: readonly string[]) {
   const kept: Partial<CheckpointMetadata> & Record<string, unknown> = {};
   if ((metadata as Record<string, unknown> | undefined)?.delta_writes_versioned === true)
@@ -109,10 +97,7 @@ function deltaMetadata(metadata: CheckpointMetadata | undefined, snapshotted: re
   return kept;
 }
 
-/**
- * Stores the repaired channels as a new checkpoint after the one `repaired` was read from; returns its id. A repaired delta
- * channel is stored as a snapshot of its repaired list, which the graph and the raw saver read as is.
- */
+/** A repaired delta channel is stored as a snapshot of its list, which the graph and the raw saver read as is. */
 async function storeRepair(
   saver: BaseCheckpointSaver,
   repaired: CheckpointTuple,
@@ -140,11 +125,7 @@ async function storeRepair(
   return checkpoint.id;
 }
 
-/**
- * What a sanitizing read of the latest checkpoint of `config` repairs, by reading it through a
- * {@link SanitizingCheckpointer} as a graph would (the tuple, then the delta channels it does not store),
- * so the doctor and the runtime judge a thread alike.
- */
+/** Read through a {@link SanitizingCheckpointer} as a graph would, so the doctor and the runtime agree. */
 async function sanitizingRead(
   reader: SanitizingCheckpointer,
   events: RepairEvent[],
@@ -158,7 +139,6 @@ async function sanitizingRead(
     deltaChannels.length > 0
       ? await reader.getDeltaChannelHistory({ config: tuple.config, channels: deltaChannels })
       : {};
-  // A repaired delta channel comes back as a seed holding its repaired list: stored as is, the graph reads that list.
   const snapshots: Record<string, unknown> = {};
   for (const event of events) {
     if (event.operation === "getDeltaChannelHistory") snapshots[event.channel] = histories[event.channel]!.seed;
@@ -168,17 +148,16 @@ async function sanitizingRead(
 
 type ThreadConfig = { thread_id: string; checkpoint_ns: string };
 
-/** Threads read in one batch (one query or pipeline), and batches judged at once. */
+/** Threads read in one query or pipeline. */
 const BATCH = 100;
 const WORKERS = 4;
 
-/** A batch of threads to judge, and the last thread listed up to it (shard filtering skips some). */
+/** The last thread listed up to it, since shard filtering skips some. */
 interface Batch {
   refs: ThreadRef[];
   through: ThreadRef;
 }
 
-/** The listing cut into batches, this shard's threads only, until the limit or a stop. */
 async function* batches(pages: AsyncIterable<ThreadRef[]>, options: DoctorOptions): AsyncGenerator<Batch> {
   let taken = 0;
   for await (const page of pages) {
@@ -194,10 +173,7 @@ async function* batches(pages: AsyncIterable<ThreadRef[]>, options: DoctorOption
   }
 }
 
-/**
- * Scans the latest checkpoint of every thread and namespace of `store`, in the report's order: batches are read
- * in one query (or pipeline) each and judged by a few workers at once, and findings are added in order.
- */
+/** Batches are read in one query each and judged by a few workers at once; findings are added in order. */
 export async function runDoctor(store: OpenStore, options: DoctorOptions): Promise<DoctorReport> {
   const report: DoctorReport = {
     store: store.description,
@@ -221,7 +197,6 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
     if (options.limit !== undefined) total = Math.min(total, options.limit);
   });
 
-  // Batches finish out of order; each is added to the report once those before it are.
   const finished = new Map<number, { findings: ThreadFinding[]; batch: Batch }>();
   let nextToAdd = 0;
   let lastAdded: ThreadRef | null = options.after ?? null;
@@ -252,7 +227,6 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
       model: options.model,
       store: options.store,
       onRepair: (event) => events.push(event),
-      // Recorded when the doctor runs under an OpenTelemetry SDK (docs/observability.md).
       telemetry: { entryPoint: "doctor" },
     });
     // Async generators queue concurrent next() calls: each worker takes the next batch in order.
@@ -262,8 +236,7 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
       await view.load(batch.refs);
       finished.set(position, { findings: await judge(store, reader, events, batch.refs, options), batch });
       add();
-      // A store that answers synchronously (SQLite) resolves every promise at once: a turn of the event loop per
-      // batch lets a signal, or another worker's I/O, through before the scan ends.
+      // A synchronous store (SQLite) resolves every promise at once: yield a turn per batch so a signal gets through.
       await setImmediate();
     }
   };
@@ -276,7 +249,7 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
   return report;
 }
 
-/** Judges each thread of a batch in turn; the batch's fixes are written together, each as one checkpoint. */
+/** A batch's fixes are written together, each as one checkpoint. */
 async function judge(
   store: OpenStore,
   reader: SanitizingCheckpointer,

@@ -1,10 +1,6 @@
 #!/usr/bin/env node
-/**
- * `langgraph-checkpoint-sanitizer doctor`: finds (and with --fix, repairs)
- * the threads of an existing checkpoint store whose history is broken.
- * Exit codes: 0 nothing left to fix, 1 broken threads left (or paused ones, with --fail-on-paused), 2 usage or
- * store error, 128 + the signal's number when a signal stopped the scan (130 for SIGINT, 143 for SIGTERM).
- */
+// Exit codes: 0 nothing left to fix, 1 broken threads left (or paused, with --fail-on-paused), 2 usage or store
+// error, 128 + the signal's number when a signal stopped the scan.
 import { readFileSync, realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -29,17 +25,16 @@ const USAGE = `usage: langgraph-checkpoint-sanitizer doctor (--sqlite FILE | --p
          [--thread ID] [--namespace NS] [--limit N] [--shard K/N] [--after ID [--after-namespace NS] | --resume FILE]
          [--fix] [--json] [--quiet] [--fail-on-paused] [--markers en|ko] [--provider NAME] [--model NAME] [--no-store]`;
 
-/** Where the CLI writes; a test passes its own. */
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  /** Whether stderr is a terminal: progress is redrawn in place there, and printed every few seconds elsewhere. */
+  /** Progress is redrawn in place on a terminal, printed every few seconds elsewhere. */
   isTTY: boolean;
-  /** Aborted (with the signal's name as its reason) to stop the scan; the bin aborts it on SIGINT and SIGTERM. */
+  /** The bin aborts it on SIGINT and SIGTERM. */
   signal?: AbortSignal;
 }
 
-/** The exit code of a scan a signal stopped: 128 + the signal's number, as shells report it. */
+/** As shells report it. */
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
 const OPTIONS = {
@@ -99,7 +94,6 @@ function parse(argv: string[]) {
   return { help: false as const, store: stores[0]!, values, limit, shard, after, markers, provider, model };
 }
 
-/** Where the scan starts: after the thread `--after` names, or where the run whose report `--resume` reads stopped. */
 function resumePoint(values: { after?: string; "after-namespace"?: string; resume?: string }): ThreadRef | undefined {
   if (values["after-namespace"] !== undefined && values.after === undefined)
     throw new DoctorUsageError("--after-namespace goes with --after");
@@ -118,7 +112,7 @@ function resumePoint(values: { after?: string; "after-namespace"?: string; resum
   return report.stopped.after ?? undefined;
 }
 
-/** The repair's own check of `flags`, as a usage error naming the flag and the values it takes. */
+/** A usage error naming the flag and the values it takes. */
 function checkRepairFlags(flags: RepairRules): void {
   try {
     repairMessages([], flags);
@@ -141,16 +135,11 @@ const count = (patterns: Partial<Record<PatternId, number>>) =>
     .map(([kind, n]) => `${kind}×${n}`)
     .join(" ");
 
-/**
- * Characters a terminal acts on, that fake a line or hide text: C0 and C1 controls (escape sequences, newlines), DEL,
- * zero-width characters and the byte order mark, line and paragraph separators, bidirectional marks, overrides and
- * isolates, and lone surrogates.
- */
+/** Characters that fake a line or hide text on a terminal: controls, zero-width and bidi marks, lone surrogates. */
 const UNSAFE =
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
   /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** An id as the text report prints it: quoted, with every unsafe character written as `\uXXXX`. */
 const printable = (id: string): string =>
   JSON.stringify(id).replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
@@ -161,11 +150,9 @@ function table(rows: string[][]): string {
     .join("\n");
 }
 
-/** An id as a shell argument, when it can be shown as one safely; else as the text report prints it. */
 const shellArgument = (id: string): string =>
   id.search(UNSAFE) === -1 ? `'${id.replaceAll("'", "'\\''")}'` : printable(id);
 
-/** How a stopped run continues. */
 function continuation({ signal, after }: NonNullable<DoctorReport["stopped"]>, json: boolean): string {
   const flags = after
     ? `--after ${shellArgument(after.threadId)}${after.checkpointNs ? ` --after-namespace ${shellArgument(after.checkpointNs)}` : ""}`
@@ -174,7 +161,6 @@ function continuation({ signal, after }: NonNullable<DoctorReport["stopped"]>, j
   return `Stopped by ${signal}; the fixes under way were finished. To continue, run the same command with ${flags}${resume}.`;
 }
 
-/** The report as text: a summary by pattern, then the affected threads. */
 function formatReport(report: DoctorReport, fix: boolean): string {
   const { paused } = report;
   const lines = [
@@ -217,7 +203,7 @@ function formatReport(report: DoctorReport, fix: boolean): string {
   return lines.join("\n");
 }
 
-/** Runs the CLI; returns the exit code. */
+/** Returns the exit code. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
   let store: OpenStore | undefined;
   try {
@@ -264,9 +250,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-// Run when executed as the bin (npm links it, hence realpath), not when imported by tests.
+// Run as the bin (npm links it, hence realpath), not when imported by tests.
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
-  // The first SIGINT or SIGTERM stops the scan after the batches in flight; a second one ends the process at once.
+  // The first SIGINT or SIGTERM stops after the batches in flight; a second one ends the process.
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     process.off("SIGINT", onSignal).off("SIGTERM", onSignal);

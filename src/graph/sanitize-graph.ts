@@ -1,21 +1,5 @@
-/**
- * `sanitizeGraph`: protection for a graph whose checkpointer is assigned by
- * someone else. `langgraph dev`, the Agent Server and LangGraph Platform load
- * the exported graph and set `graph.checkpointer` to their own saver on every
- * request (runs, getState, getHistory, updateState), dropping whatever was
- * given to `compile`. Here the graph's `checkpointer` field becomes an
- * accessor that wraps every saver assigned to it in a `SanitizingCheckpointer`.
- *
- *
- * The graph's runs are watched too: each run carries what its input does
- * with the thread's pending tasks (`null` and `Command` continue them, new
- * input discards them), and the wrappers know the graph's static breakpoints
- * and which threads have a run in flight, or stopped at a breakpoint, in this
- * process. So approvals, retries and `getState` read as on the raw saver.
- *
- * Duck-typed on purpose: neither `@langchain/langgraph` nor `langchain` is
- * imported, so the main entry loads without them.
- */
+// The Agent Server sets `graph.checkpointer` to its own saver on every request, so the field becomes an accessor that
+// wraps what is assigned (docs/deployment.md). Duck-typed: the main entry loads without langgraph or langchain.
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { BreakpointNodes } from "../checkpointer/breakpoints.js";
@@ -29,37 +13,33 @@ import {
 } from "../checkpointer/sanitizing-checkpointer.js";
 import { RunTracker } from "./run-tracker.js";
 
-/** What a graph's `checkpointer` field may hold: a saver, `true` (inherit the parent's), `false` (none), or unset. */
+/** A saver, `true` (inherit the parent's), `false` (none), or unset. */
 type CheckpointerField = BaseCheckpointSaver | boolean | undefined;
 
-/** A compiled graph, as far as this module needs to know it. */
 interface CompiledGraphLike {
   checkpointer?: CheckpointerField;
   interruptBefore?: BreakpointNodes;
   interruptAfter?: BreakpointNodes;
   withConfig(config: unknown): unknown;
   getState(config: unknown): unknown;
-  /** The generator every `invoke`, `stream` and `streamEvents` of a LangChain runnable runs. */
+  /** Every `invoke`, `stream` and `streamEvents` of a LangChain runnable runs this generator. */
   _streamIterator(input: unknown, options?: RunnableConfig): AsyncGenerator<unknown>;
 }
 
-/** What `createAgent` returns: a wrapper whose inner compiled `.graph` is what runs (and what the server runs). */
+/** `createAgent`'s result: its inner compiled `.graph` is what runs. */
 interface AgentLike {
   graph: CompiledGraphLike;
-  /** Since langchain 1.1; the agent runs its `.graph` either way. */
+  /** Since langchain 1.1. */
   withConfig?(config: unknown): unknown;
 }
 
-/**
- * One `sanitizeGraph` call's options, its runs, and its wrappers, shared with the graphs derived from it: one
- * per assigned saver and set of breakpoints (the graphs a factory builds could differ in theirs).
- */
+/** One call's options, runs and wrappers, shared with derived graphs: one wrapper per saver and set of breakpoints. */
 interface Protection {
-  /** The options, validated once when `sanitizeGraph` is called: every wrapper is built from them as they are. */
+  /** Validated once, when `sanitizeGraph` is called. */
   resolved: ResolvedSanitizerOptions;
   runs: RunTracker;
   wrappers: WeakMap<BaseCheckpointSaver, Map<string, SanitizingCheckpointer>>;
-  /** The wrappers made here, which are never wrapped again. */
+  /** Never wrapped again. */
   own: WeakSet<SanitizingCheckpointer>;
 }
 
@@ -78,10 +58,10 @@ function isAgent(value: unknown): value is AgentLike {
   return isObject(value) && isCompiledGraph(value.graph);
 }
 
-/** LangGraph's own `isGraphDrained`, by the error's name (LangGraph is not imported here). */
+/** LangGraph's own `isGraphDrained`, by name: LangGraph is not imported here. */
 const isGraphDrained = (error: unknown): boolean => isObject(error) && error.name === "GraphDrained";
 
-/** Puts `method` in place of `target[name]`, not enumerable, so that withConfig's spread does not copy it. */
+/** Not enumerable, so withConfig's spread does not copy it. */
 function replaceMethod(target: object, name: string, method: (...args: never[]) => unknown): void {
   Object.defineProperty(target, name, { enumerable: false, configurable: true, writable: true, value: method });
 }
@@ -90,14 +70,10 @@ const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
   isObject(value) && typeof value.then === "function";
 
 /**
- * Protects a graph whose checkpointer the server assigns: whatever saver is, or is later, set on it (by `compile`, by
- * `langgraph dev`, the Agent Server, LangGraph Platform or an embed server) is read through a
- * {@link SanitizingCheckpointer} with `options`, so a thread left broken by a cancelled run works on its next message.
- *
- * Accepts a compiled graph, a graph factory (`(config, runtime) => graph`, sync or async) or a `createAgent` agent, and
- * returns the same kind of thing (the graph and agent themselves, protected in place). `.withConfig(…)` of the result
- * stays protected. Subgraphs need nothing: they read through the parent's checkpointer. Per-call overrides
- * (`configurable.sanitizer`) work through a run's `config`. Options are validated here, not on the first request.
+ * Reads whatever saver is, or is later, set on the graph (by `compile`, `langgraph dev`, the Agent Server or an embed
+ * server) through a {@link SanitizingCheckpointer} with `options`. Takes a compiled graph, a graph factory (sync or
+ * async) or a `createAgent` agent and returns the same kind, protected in place; `.withConfig(…)` stays protected.
+ * Options are validated here, not on the first request.
  *
  * @example
  * ```ts
@@ -142,16 +118,12 @@ function protectFactory(factory: (...args: unknown[]) => unknown, protection: Pr
   };
 }
 
-/**
- * The wrapper `graph` reads `saver` through. A `SanitizingCheckpointer` the app built is not wrapped again:
- * its saver is read with its own options, plus what this graph knows.
- */
+/** An app's own `SanitizingCheckpointer` is not wrapped again: its saver is read with its options and the graph's. */
 function wrap(saver: CheckpointerField, graph: CompiledGraphLike, protection: Protection): CheckpointerField {
   // true / false / undefined (stateless runs) keep their meaning.
   if (typeof saver !== "object" || saver === null) return saver;
   if (saver instanceof SanitizingCheckpointer && protection.own.has(saver)) return saver;
   const resolved = saver instanceof SanitizingCheckpointer ? saver.resolved : protection.resolved;
-  // The graph's compile-time breakpoints, unless the options name their own.
   const { interruptBefore = graph.interruptBefore, interruptAfter = graph.interruptAfter } = resolved.breakpoints;
   const key = JSON.stringify([interruptBefore ?? [], interruptAfter ?? []]);
   let byBreakpoints = protection.wrappers.get(saver);
@@ -166,7 +138,6 @@ function wrap(saver: CheckpointerField, graph: CompiledGraphLike, protection: Pr
   return wrapper;
 }
 
-/** Turns the graph's own `checkpointer` field into an accessor that wraps what is assigned. */
 function protectGraph(graph: CompiledGraphLike, protection: Protection): void {
   let current = wrap(graph.checkpointer, graph, protection);
   Object.defineProperty(graph, "checkpointer", {
@@ -180,10 +151,7 @@ function protectGraph(graph: CompiledGraphLike, protection: Protection): void {
   });
 }
 
-/**
- * Every run of the graph (`invoke`, `stream`, `streamEvents`, the server's runs) carries what its input does
- * with the pending tasks, and is tracked by thread while in flight.
- */
+/** Each run carries what its input does with the pending tasks, and is tracked by thread while in flight. */
 function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
   const streamIterator = graph._streamIterator;
   if (typeof streamIterator !== "function") return;
@@ -205,8 +173,7 @@ function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
         stopped = true;
         runs.settle(threadId, run, ok);
       };
-      // A cancelled run's stream may never close (a task that ignores the abort keeps LangGraph's open, raw
-      // alike): once the caller's signal aborts, the caller has its answer, and the run no longer holds the thread.
+      // A cancelled run's stream may never close (a task may ignore the abort): the abort frees the thread.
       const signal = options?.signal;
       const onAbort = () => end(false);
       signal?.addEventListener("abort", onAbort, { once: true });
@@ -215,8 +182,7 @@ function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
         yield* iterator;
         ok = true;
       } catch (error) {
-        // A drained run (RunControl, for a server that stops its runs on shutdown) stopped at a step boundary to
-        // be resumed, like a breakpoint, not broken off.
+        // A drained run (RunControl, on server shutdown) stopped at a step boundary to be resumed, not broken off.
         ok = isGraphDrained(error);
         throw error;
       } finally {
@@ -227,11 +193,7 @@ function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
   );
 }
 
-/**
- * `updateState` and `bulkUpdateState` read the thread and store what they read with the edit: their reads keep the
- * tail as stored, as a run that continues it does, so an edit never stores a repair of a tail the app may still
- * resume (an approval edited before `invoke(null)`, in this process or another).
- */
+/** Their reads keep the tail as stored, so an edit never stores a repair of a tail the app may still resume. */
 function protectUpdates(graph: CompiledGraphLike): void {
   for (const name of ["updateState", "bulkUpdateState"] as const) {
     const update = (graph as unknown as Record<string, unknown>)[name];
@@ -242,7 +204,7 @@ function protectUpdates(graph: CompiledGraphLike): void {
   }
 }
 
-/** `withConfig` builds a new graph (or agent) from the old one's fields: protect the result with the same wrappers. */
+/** `withConfig` builds a new graph from the old one's fields: protect the result with the same wrappers. */
 function protectWithConfig(target: { withConfig(config: unknown): unknown }, protection: Protection): void {
   const withConfig = target.withConfig;
   replaceMethod(target, "withConfig", function sanitizedWithConfig(this: unknown, config: unknown) {

@@ -1,19 +1,13 @@
-/**
- * Reads of the thought signatures Gemini puts on a reply's calls, as ChatGoogleGenerativeAI stores them: a map from
- * call id to signature in `additional_kwargs`, which the client sends on each call's `functionCall` part.
- */
+// ChatGoogleGenerativeAI keeps a call id -> thought signature map in `additional_kwargs`, sent on each `functionCall`.
 import { toolCallsOf } from "./message-view.js";
 import { madeBy } from "./reply-origin.js";
 
 type Loose = Record<string, unknown>;
 
-/** The `additional_kwargs` key of the map, keyed by call id (it follows a renamed call, see `rewriteCalls`). */
+/** Keyed by call id, so it follows a renamed call (`rewriteCalls`). */
 export const GEMINI_SIGNATURES_KEY = "__gemini_function_call_thought_signatures__";
 
-/**
- * The signature Gemini documents for a call whose own is lost or was never made (a call another model made): it
- * skips the check (https://ai.google.dev/gemini-api/docs/thought-signatures).
- */
+/** Gemini's skip for a call whose signature is lost (https://ai.google.dev/gemini-api/docs/thought-signatures). */
 export const SKIP_SIGNATURE = "skip_thought_signature_validator";
 
 const signaturesOf = (m: Loose): Loose | undefined => {
@@ -21,7 +15,6 @@ const signaturesOf = (m: Loose): Loose | undefined => {
   return typeof map === "object" && map !== null ? (map as Loose) : undefined;
 };
 
-/** Whether the reply holds any signature: a signed call, or a signed thought part. */
 function isSigned(m: Loose): boolean {
   const map = signaturesOf(m);
   if (map !== undefined && Object.keys(map).length > 0) return true;
@@ -29,13 +22,12 @@ function isSigned(m: Loose): boolean {
 }
 
 /**
- * The id of the reply's first call when Gemini 3 would want a signature on it and none travels with it (pattern T),
- * else undefined. Gemini signs the first call of each step; a Gemini reply with no signature at all was made
- * without thinking and needs none, while a call of any other model's reply needs the documented skip.
+ * Pattern T: Gemini 3 wants a signature on each step's first call; a Gemini reply with none at all was made without
+ * thinking and needs none, while another model's reply needs the documented skip.
  */
 export function unsignedFirstCall(message: unknown): string | undefined {
   const m = message as Loose;
-  // The calls it puts on the wire, as the repair sends them (one from outside `tool_calls` is moved into it).
+  // As the repair sends them (one from outside `tool_calls` is moved into it).
   const first = toolCallsOf(m)[0];
   if (first === undefined) return undefined;
   const { id } = first;

@@ -1,10 +1,6 @@
-/** Which provider and model a LangChain chat model calls, as far as their rules go. */
 import type { ProviderName } from "../repair/provider-rules.js";
 
-/**
- * The provider of each LangChain chat model, by its `_llmType()`, or by `<type>:<platform>` where one type serves
- * several (`ChatVertexAI` and `ChatGoogle` are `"google"`, on Vertex AI `"gcp"`, on the Gemini API `"gai"`).
- */
+/** By `_llmType()`, or `<type>:<platform>` where one type serves several (`"google:gcp"`, `"google:gai"`). */
 const BY_LLM_TYPE: Readonly<Record<string, ProviderName>> = {
   anthropic: "anthropic",
   chat_bedrock_converse: "bedrock",
@@ -21,14 +17,10 @@ const BY_LLM_TYPE: Readonly<Record<string, ProviderName>> = {
   deepseek: "deepseek",
   xai: "xai",
   cerebras: "cerebras",
-  // ChatPerplexity (@langchain/perplexity, @langchain/community).
   perplexity: "perplexity",
 };
 
-/**
- * The provider of each `modelProvider` key of `initChatModel` (a model given by name: `"anthropic:claude-…"`).
- * Fireworks and Together serve OpenAI's Chat Completions, and take what OpenAI takes.
- */
+/** `initChatModel`'s `modelProvider` keys; Fireworks and Together serve OpenAI's Chat Completions. */
 const BY_MODEL_PROVIDER: Readonly<Record<string, ProviderName>> = {
   anthropic: "anthropic",
   bedrock: "bedrock",
@@ -52,10 +44,9 @@ const BY_MODEL_PROVIDER: Readonly<Record<string, ProviderName>> = {
   perplexity: "perplexity",
 };
 
-/** The clients an app points at another provider's OpenAI-compatible server by its base URL (`ChatOpenAI`). */
+/** Clients an app points at another provider's OpenAI-compatible server by base URL. */
 const POINTED_BY_BASE_URL: ReadonlySet<ProviderName | undefined> = new Set(["openai"]);
 
-/** The provider of an OpenAI-compatible server `ChatOpenAI` is pointed at, by the host of its base URL. */
 const BY_BASE_URL_HOST: Readonly<Record<string, ProviderName>> = {
   "api.groq.com": "groq",
   "api.deepseek.com": "deepseek",
@@ -64,13 +55,12 @@ const BY_BASE_URL_HOST: Readonly<Record<string, ProviderName>> = {
   "openrouter.ai": "openrouter",
   "api.perplexity.ai": "perplexity",
 };
-/** Ollama's OpenAI-compatible endpoint, on its default port wherever it runs. */
+/** Ollama's default port, wherever it runs. */
 const OLLAMA_PORT = "11434";
 
 const lookup = (table: Readonly<Record<string, ProviderName>>, key: unknown) =>
   typeof key === "string" && Object.hasOwn(table, key) ? table[key] : undefined;
 
-/** The provider of the server at `baseURL` (a ChatOpenAI's `configuration.baseURL`), when it is a known one. */
 function providerOfBaseUrl(baseURL: unknown): ProviderName | undefined {
   if (typeof baseURL !== "string" || !URL.canParse(baseURL)) return undefined;
   const { hostname, port } = new URL(baseURL);
@@ -79,28 +69,24 @@ function providerOfBaseUrl(baseURL: unknown): ProviderName | undefined {
 
 interface ModelLike {
   _llmType?: () => unknown;
-  /** The model's name, as the provider clients keep it (`model`; older clients `modelName`). */
+  /** Older clients call it `modelName`. */
   model?: unknown;
   modelName?: unknown;
-  /** ChatOpenAI's zero data retention: its responses are made with `store: false`. */
+  /** ChatOpenAI's zero data retention: `store: false`. */
   zdrEnabled?: unknown;
-  /** ChatOpenAI's client options: the server it calls (`configuration.baseURL`). */
   clientConfig?: { baseURL?: unknown };
-  /** The Google clients' platform: `"gcp"` (Vertex AI) or `"gai"` (the Gemini API). */
+  /** `"gcp"` (Vertex AI) or `"gai"` (the Gemini API). */
   platform?: unknown;
-  /** A model bound with tools or options (`RunnableBinding`). */
+  /** `RunnableBinding`. */
   bound?: unknown;
-  /** A model with fallbacks (`RunnableWithFallbacks`): the one called first. */
+  /** `RunnableWithFallbacks`: the one called first. */
   runnable?: unknown;
-  /** `initChatModel`'s `ConfigurableModel`: its settings, and the models it built. */
+  /** `initChatModel`'s `ConfigurableModel`. */
   _defaultConfig?: { modelProvider?: unknown; model?: unknown };
   _modelInstanceCache?: Map<unknown, unknown>;
 }
 
-/**
- * The first thing `read` finds in `model` or in what it wraps: the models `initChatModel` built, then a model bound
- * with tools or options, or the one a model with fallbacks calls first.
- */
+/** The first thing `read` finds in `model`, the models `initChatModel` built, or what a binding or fallback wraps. */
 function findInModel<T>(model: unknown, read: (chat: ModelLike) => T | undefined, depth = 0): T | undefined {
   const chat = model as ModelLike | null | undefined;
   if (typeof chat !== "object" || chat === null || depth > 8) return undefined;
@@ -113,12 +99,7 @@ function findInModel<T>(model: unknown, read: (chat: ModelLike) => T | undefined
   return findInModel(chat.bound ?? chat.runnable, read, depth + 1);
 }
 
-/**
- * The provider `model` calls: a chat model of a known provider (a `ChatOpenAI` by the server it is pointed at), such
- * a model bound with tools or given fallbacks, or one `initChatModel` builds (`createAgent({ model: "groq:…" })`);
- * undefined when unknown.
- * @internal
- */
+/** Through bindings, fallbacks and `initChatModel`; a `ChatOpenAI` by its base URL. @internal */
 export const providerOfModel = (model: unknown): ProviderName | undefined =>
   findInModel(model, (chat) => {
     const named = lookup(BY_MODEL_PROVIDER, chat._defaultConfig?.modelProvider);
@@ -128,12 +109,12 @@ export const providerOfModel = (model: unknown): ProviderName | undefined =>
     return (POINTED_BY_BASE_URL.has(known) ? providerOfBaseUrl(chat.clientConfig?.baseURL) : undefined) ?? known;
   });
 
-/** The name of the model `model` calls (`"claude-sonnet-4-5"`); undefined when unknown. @internal */
+/** The name of the model `model` calls (`"claude-sonnet-4-5"`). @internal */
 export const modelNameOf = (model: unknown): string | undefined =>
   findInModel(model, (chat) =>
     [chat._defaultConfig?.model, chat.model, chat.modelName].find((name) => typeof name === "string" && name !== ""),
   ) as string | undefined;
 
-/** `false` when `model` has the Responses API keep nothing (ChatOpenAI's `zdrEnabled`), else undefined. @internal */
+/** `false` for ChatOpenAI's `zdrEnabled`, else undefined: each reply records its own. @internal */
 export const storeOfModel = (model: unknown): false | undefined =>
   findInModel(model, (chat) => (chat.zdrEnabled === true ? false : undefined));

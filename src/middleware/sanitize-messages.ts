@@ -10,43 +10,30 @@ import { ReadTelemetry } from "../telemetry/read-telemetry.js";
 import { modelNameOf, providerOfModel, storeOfModel } from "./model-provider.js";
 import { traceRequestRepair } from "./repair-run.js";
 
-/** Reported through `onRepair` for each model request the middleware repaired. */
+/** Reported through `onRepair` for each repaired model request. */
 export interface ModelRequestRepairEvent {
   operation: "wrapModelCall";
-  /** `configurable.thread_id` of the run, when it has one. */
   threadId: string | undefined;
-  /** Always `"request"`: the history ends in the input the model is about to answer. */
+  /** The history ends in the input the model is about to answer. */
   tail: "request";
-  /**
-   * Whose rules the request was repaired under: the option, else the provider of the model called; undefined for a
-   * model it cannot place (the checkpointer's default: what every provider rejects, and what a broken run left).
-   */
+  /** The option, else the provider of the model called; undefined for a model it cannot place. */
   provider: ProviderRules | undefined;
-  /** The model the request went to (another model's thinking blocks were dropped), when known. */
+  /** When known. */
   model: string | undefined;
-  /** Every change made to the request's messages, with removed messages whole. */
+  /** Removed messages are included whole. */
   repairs: Repair[];
 }
 
-/**
- * Options of {@link sanitizeMessagesMiddleware}: the checkpointer's repair rules (`provider`, `model`, `store`,
- * `markers`, `bridgeRole`), `onRepair` and `telemetry`, each documented once, with its default, on `RepairRules`
- * and {@link SharedRepairOptions}.
- */
+/** Options of {@link sanitizeMessagesMiddleware}: the checkpointer's repair rules, `onRepair` and `telemetry`. */
 export type SanitizeMessagesMiddlewareOptions = SharedRepairOptions<ModelRequestRepairEvent>;
 
 /**
- * A `createAgent` middleware that repairs the messages of every model request right before the model is
- * called (see `repairMessages`, tail `"request"`): what a trim, a summary, a human-in-the-loop rejection
- * or another middleware broke inside a run is fixed before the provider sees it, and each request is repaired under
- * the rules of the provider and model it goes to, as the provider table has them (docs/providers.md), unless
- * `provider` or `model` is set. It changes only the request, never the agent's state. Put it last in `middleware`
- * so it sees the request as sent. `configurable.sanitizer: "off"` turns it off for a call, as it does the
- * checkpointer. A repaired request adds a `SanitizeMessagesMiddleware` run (codes and actions, no content) to the
- * trace of its model call, for LangSmith.
+ * A `createAgent` middleware that repairs each model request right before the model is called (tail `"request"`),
+ * under the rules of the provider and model it goes to (docs/create-agent.md). It changes only the request, never
+ * the agent's state. Put it last in `middleware`. `configurable.sanitizer: "off"` turns it off for a call.
  *
- * Its options are validated when it is called (an `InvalidOptionError`); an unknown `configurable.sanitizer` fails
- * the model call that carries it.
+ * @throws InvalidOptionError on bad options, when called
+ *
  *
  * @example
  * ```ts

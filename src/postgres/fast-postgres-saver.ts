@@ -15,28 +15,18 @@ import { explainPostgresOutage } from "./outage-error.js";
 import { PostgresReadPath, type ReadPathSaver } from "./read-path.js";
 import { assertOption } from "../repair/validate.js";
 
-/** Options of {@link FastPostgresSaver}, the same as `PostgresSaver`'s. */
+/** Options of {@link FastPostgresSaver}, as `PostgresSaver`'s. */
 export interface FastPostgresSaverOptions {
-  /**
-   * The Postgres schema of the tables. Must not contain `"`.
-   * @default "public"
-   */
+  /** The Postgres schema of the tables; no `"`. @default "public" */
   schema: string;
 }
 
-/**
- * How long {@link FastPostgresSaver.fromConnString}'s pool waits for a connection: a call made while Postgres is
- * down fails within this (node-postgres waits for ever by default).
- * @internal
- */
+/** node-postgres waits for ever by default; a call made while Postgres is down fails within this. @internal */
 export const CONNECT_TIMEOUT_MS = 5000;
 
 /**
- * Makes the pool's connections survive their server going away (a restart, a failover, PgBouncer closing them).
- * node-postgres reports that as an `error` event on the client, and on the pool when the client was idle; an
- * `error` event nobody listens to ends the process. The official saver's `put`, `putWrites` and `deleteThread`
- * borrow clients without listening, so every connection gets a listener: the call using it fails with the error,
- * the pool drops the client, and the next call connects again.
+ * An unheard `error` event (a restart, failover or PgBouncer closing the connection) ends the process, and the
+ * official saver borrows clients without listening: every connection gets a listener (docs/postgres.md).
  */
 function listenForServerErrors(pool: pg.Pool): void {
   pool.on("error", () => {});
@@ -48,15 +38,9 @@ function rethrow(error: unknown): never {
 }
 
 /**
- * `PostgresSaver` with a faster read path: a drop-in replacement over the
- * same tables, migrations and writes, constructed the same way, whose
- * `getTuple` and `list` return the same tuples. Each read is one statement, as
- * in the official saver, but channel blobs and pending writes come back as
- * rows, JSON values as text, instead of `bytea[][]` arrays, which
- * node-postgres parses slowly, and each blob is looked up by its primary key
- * however long the thread's history. Values are read with {@link FastJsonPlusSerializer} unless
- * another serde is given. Writes, `setup()`, `deleteThread()` and `end()` are
- * the official saver's own, so switching back is changing the class name.
+ * `PostgresSaver` with a faster read path over the same tables: `getTuple` and `list` return the same tuples from one
+ * statement with rows instead of `bytea[][]` arrays (docs/postgres.md). Writes, `setup()`, `deleteThread()` and
+ * `end()` are the official saver's, so switching back is changing the class name.
  *
  * ```ts
  * import { FastPostgresSaver } from "langgraph-checkpoint-sanitizer/postgres";
@@ -66,9 +50,7 @@ function rethrow(error: unknown): never {
  * const checkpointer = new SanitizingCheckpointer(saver);
  * ```
  *
- * Checkpoints older than LangGraph's checkpoint format 4 whose pending sends
- * must be migrated on read are handed to the official read path, one query
- * each.
+ * Checkpoints before format 4 with pending sends to migrate go to the official read path.
  */
 export class FastPostgresSaver extends PostgresSaver {
   // Not `#private`: apps and tests wrap savers with Object.create or proxies, which `#` fields reject.
@@ -76,27 +58,23 @@ export class FastPostgresSaver extends PostgresSaver {
 
   constructor(pool: pg.Pool, serde?: SerializerProtocol, options?: Partial<FastPostgresSaverOptions>) {
     const schema = options?.schema ?? "public";
-    // The read path writes it inside double quotes (read-sql.ts).
+    // Written inside double quotes (read-sql.ts).
     const valid = typeof schema === "string" && !schema.includes('"');
     assertOption("schema", schema, valid, "must be a schema name without double quotes");
     super(pool, serde ?? new FastJsonPlusSerializer(), { ...options, schema });
     listenForServerErrors(pool);
-    // Its serde and `_searchWhere`/`_loadMetadata` are this saver's (protected, hence the cast); legacy checkpoints
-    // go to the official read path.
+    // `_searchWhere` and `_loadMetadata` are protected, hence the cast.
     const saver = this as unknown as ReadPathSaver;
     this.readPath = new PostgresReadPath(pool, schema, saver, (config) => super.getTuple(config));
   }
 
-  /**
-   * A saver on a new pool for `connString`, like `PostgresSaver.fromConnString`, that gives up on a connection
-   * Postgres (or PgBouncer) neither accepts nor refuses after {@link CONNECT_TIMEOUT_MS}. Call `setup()` once before use.
-   */
+  /** As `PostgresSaver.fromConnString`, giving up on a connection after {@link CONNECT_TIMEOUT_MS}. */
   static override fromConnString(connString: string, options?: Partial<FastPostgresSaverOptions>): FastPostgresSaver {
     const pool = new pg.Pool({ connectionString: connString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     return new FastPostgresSaver(pool, undefined, options);
   }
 
-  // Each call in its own words when Postgres is away: what is down and what to set (outage-error.ts).
+  // Each call in its own words when Postgres is away (outage-error.ts).
   override getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     return this.readPath.getTuple(config).catch(rethrow);
   }

@@ -1,12 +1,5 @@
-/**
- * The fast read path over the official Postgres saver's tables: `getTuple` and
- * `list` in one text-format statement each (read-sql.ts), returning the tuples
- * the official `PostgresSaver` returns. Shared by FastPostgresSaver (its own
- * reads) and the drop-in (`SanitizingCheckpointer` over an official
- * `PostgresSaver`, see checkpointer/postgres-reads.ts), so it imports neither
- * `pg` nor `@langchain/langgraph-checkpoint-postgres` at run time: the main
- * entry reaches it without them installed.
- */
+// The official tables read in one text-format statement per call (docs/postgres.md). Shared with the drop-in, so it
+// imports neither `pg` nor the Postgres saver at run time: the main entry loads without them.
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type {
   CheckpointListOptions,
@@ -20,32 +13,28 @@ import { readSql } from "./read-sql.js";
 import { groupRows, type StoredCheckpoint, type StoredValue } from "./stored-checkpoints.js";
 import { textQuery } from "./text-rows.js";
 
-/** What the read path needs of a pool: node-postgres's `Pool#query` with a query config. */
+/** node-postgres's `Pool#query` with a query config. */
 export interface ReadPool {
   query(config: QueryConfig): Promise<{ rows: ReadRow[] }>;
 }
 
-/**
- * The official saver's parts the read path uses, read at each call: its `serde` (which the drop-in may have
- * replaced), and its own `list` filters and metadata loading, so both stay the installed saver's.
- */
+/** Read at each call, so the drop-in's `serde` and the installed saver's filters and metadata loading are used. */
 export interface ReadPathSaver {
   readonly serde: SerializerProtocol;
   _searchWhere(config?: RunnableConfig, filter?: Record<string, unknown>, before?: RunnableConfig): [string, unknown[]];
   _loadMetadata(metadata: Record<string, unknown>): Promise<CheckpointMetadata>;
 }
 
-/** getTuple's selections, the official saver's. */
+/** The official saver's selections. */
 const BY_ID = "WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3";
 const LATEST = "WHERE thread_id = $1 AND checkpoint_ns = $2 ORDER BY checkpoint_id DESC LIMIT 1";
 
-/** A thread's checkpoints in one namespace, as {@link PostgresReadPath.latest} names them. */
 export interface NamespaceRef {
   threadId: string;
   checkpointNs: string;
 }
 
-/** The latest checkpoint of each (thread, namespace) of `$1`/`$2`: LATEST for each, one index probe apiece. */
+/** One index probe apiece. */
 const latestOfEach = (schema: string) => `unnest($1::text[], $2::text[]) as ref(thread, ns)
   cross join lateral (
     select * from "${schema}".checkpoints
@@ -54,16 +43,14 @@ const latestOfEach = (schema: string) => `unnest($1::text[], $2::text[]) as ref(
 
 const refKey = (threadId: string, checkpointNs: string) => JSON.stringify([threadId, checkpointNs]);
 
-/** Checkpoints from before LangGraph stored pending sends as a channel: the official saver migrates them on read. */
+/** Before format 4, pending sends were not a channel: the official saver migrates them on read. */
 const needsSendsMigration = (stored: StoredCheckpoint) => stored.checkpoint.v < 4 && stored.parentCheckpointId !== null;
 
 /** @internal */
 export class PostgresReadPath {
   /**
-   * @param pool - the saver's pool
-   * @param schema - the tables' schema (without `"`)
-   * @param saver - the saver whose `serde`, `_searchWhere` and `_loadMetadata` the reads use
-   * @param legacyGetTuple - the official saver's own `getTuple`, for checkpoints whose pending sends it migrates
+   * @param saver - its `serde`, `_searchWhere` and `_loadMetadata` are used
+   * @param legacyGetTuple - the official `getTuple`, for checkpoints whose pending sends it migrates
    */
   constructor(
     private readonly pool: ReadPool,
@@ -85,10 +72,7 @@ export class PostgresReadPath {
     return this.toTuple(stored, thread_id, checkpoint_ns);
   }
 
-  /**
-   * The latest checkpoint of each of `refs`, as `getTuple` without a `checkpoint_id` returns it, in one statement:
-   * the doctor reads a page of threads at a time.
-   */
+  /** In one statement: the doctor reads a page of threads at a time. */
   async latest(refs: readonly NamespaceRef[]): Promise<(CheckpointTuple | undefined)[]> {
     if (refs.length === 0) return [];
     const args = [refs.map((r) => r.threadId), refs.map((r) => r.checkpointNs)];
@@ -132,7 +116,7 @@ export class PostgresReadPath {
     return serde.loadsTyped(value.type, value.data as Uint8Array | string);
   }
 
-  /** The tuple the official saver builds from the same row, field for field. */
+  /** Field for field as the official saver builds it. */
   private async toTuple(stored: StoredCheckpoint, thread_id: string, checkpoint_ns: string): Promise<CheckpointTuple> {
     const { checkpoint, blobs, writes, parentCheckpointId } = stored;
     const { serde } = this.saver;

@@ -1,26 +1,15 @@
-/**
- * The one statement FastPostgresSaver reads with: the selected checkpoints,
- * then one row per channel blob and one per pending write, from the official
- * tables. The official saver aggregates blobs and writes into `bytea[][]`
- * arrays, which node-postgres parses slowly; here each blob is its own value.
- *
- * Every column is text (see text-rows.ts). Blobs of serde type "json", UTF-8
- * by construction, arrive as text in `json`, decoded once on the way in; in
- * a database whose encoding is not UTF-8 they, and blobs of any other type,
- * arrive as base64 in `base64`.
- */
+// One row per blob and per write, not the official `bytea[][]` arrays node-postgres parses slowly. Every column is
+// text (text-rows.ts): "json" blobs arrive as text, others (and any blob in a non-UTF-8 database) as base64.
 
-/** Row kinds, in the `kind` column. */
 export const CHECKPOINT_ROW = "c";
 export const BLOB_ROW = "b";
 export const WRITE_ROW = "w";
 
-/** A row of the statement, as parsed by `textQuery`. */
 export interface ReadRow {
   kind: typeof CHECKPOINT_ROW | typeof BLOB_ROW | typeof WRITE_ROW;
-  /** The checkpoint's position in the result, from "1". */
+  /** From "1", in result order. */
   pos: string;
-  /** A write's position among its checkpoint's writes in `(task_id, idx)` order, from "1". */
+  /** From "1", in `(task_id, idx)` order. */
   ord: string | null;
   thread_id: string | null;
   checkpoint_ns: string | null;
@@ -35,7 +24,6 @@ export interface ReadRow {
   base64: string | null;
 }
 
-/** A blob column split by serde type, as the header explains. */
 const blobColumns = (alias: string) => {
   const asText = `${alias}.type = 'json' and getdatabaseencoding() = 'UTF8'`;
   return `case when ${asText} then convert_from(${alias}.blob, 'UTF8') end,
@@ -43,14 +31,9 @@ const blobColumns = (alias: string) => {
 };
 
 /**
- * `selection` filters, orders and limits `checkpoints` (unqualified columns,
- * `$n` parameters) as in the official saver's query; `source` replaces the
- * table with a set of its rows (a batch's latest checkpoints). Blobs are matched to each
- * checkpoint's `channel_versions` as there, but each by its primary key: the
- * official join lets the planner scan every stored version of the thread's
- * channels, which grows with the thread's history. `pos` numbers the checkpoints in
- * the order they are returned and `ord` the writes of each in `(task_id, idx)`
- * order, as the official saver orders them, without sorting the blob rows.
+ * `selection` filters, orders and limits `checkpoints` as the official query does; `source` replaces the table (a
+ * batch's latest checkpoints). Each blob is matched by its primary key: the official join lets the planner scan every
+ * stored version of the thread's channels, which grows with the history.
  */
 export function readSql(schema: string, selection: string, source = `"${schema}".checkpoints`): string {
   const table = (name: string) => `"${schema}".${name}`;

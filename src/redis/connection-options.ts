@@ -1,30 +1,21 @@
-/**
- * ioredis options that ride out a restart or a failover and fail a call in a bounded time when the outage lasts,
- * without a call that was reported failed being applied later.
- *
- * What the ioredis settings do to a command sent while the server is away:
- * - the offline queue (`enableOfflineQueue`, default on) holds it until the connection is back, then sends it;
- * - `maxRetriesPerRequest` fails it, and removes it from the queue, after that many reconnection attempts: it is
- *   never sent, so a failed write is not applied later;
- * - `commandTimeout` fails it after that many milliseconds but leaves it in the queue: a write reported failed is
- *   still sent, and applied, once the server is back. These options leave it unset.
- */
+// Ride out a restart or failover and fail a call in bounded time, never applying a call reported failed: so
+// `maxRetriesPerRequest`, never `commandTimeout`, which leaves the command queued (docs/redis.md).
 import type { ClusterOptions, RedisOptions } from "ioredis";
 import { assertOption } from "../repair/validate.js";
 
 /** Options of {@link resilientRedisOptions} and {@link resilientClusterOptions}. */
 export interface ResilienceOptions {
   /**
-   * How long a call waits for the server (or, on a Cluster, a failover) before it fails. Set it above your
-   * failover time: a Cluster's is about twice its `cluster-node-timeout`.
+   * How long a call waits for the server (or a Cluster failover) before it fails. Set it above your failover time: a
+   * Cluster's is about twice its `cluster-node-timeout`.
    * @default 10000
    */
   outageMs?: number;
 }
 
-/** Milliseconds between two reconnection attempts, and between two tries of a command during a failover. */
+/** Between reconnection attempts, and between tries of a command during a failover. */
 const RETRY_MS = 250;
-/** A connection attempt that neither succeeds nor is refused (a host gone, packets dropped) is given up after this. */
+/** For a host gone or packets dropped. */
 const CONNECT_TIMEOUT_MS = 1000;
 
 const attempts = ({ outageMs = 10_000 }: ResilienceOptions): number => {
@@ -34,9 +25,8 @@ const attempts = ({ outageMs = 10_000 }: ResilienceOptions): number => {
 };
 
 /**
- * Options for `new Redis(url, options)`: it reconnects every 250 ms for ever, and a call made while the server is
- * away fails after about `outageMs` (at most `outageMs` × 5 when every connection attempt times out) with
- * `MaxRetriesPerRequestError`, never to be sent later. IORedisSaver uses them for a connection it opens from a URL.
+ * Options for `new Redis(url, options)`: reconnects every 250 ms for ever; a call made while the server is away
+ * fails after about `outageMs` with `MaxRetriesPerRequestError`, never to be sent later.
  */
 export function resilientRedisOptions(options: ResilienceOptions = {}): RedisOptions {
   return {
@@ -47,10 +37,8 @@ export function resilientRedisOptions(options: ResilienceOptions = {}): RedisOpt
 }
 
 /**
- * Options for `new Cluster(nodes, options)`: a command to a master that went away is tried again every 250 ms, on
- * the new slot map, until its replica has taken over or `outageMs` has passed; then it fails with `Too many Cluster
- * redirections`. Commands to healthy masters are not held up. Reads go to masters (`scaleReads: "master"`): a replica
- * may not have a checkpoint its master just acknowledged.
+ * Options for `new Cluster(nodes, options)`: a command to a lost master is retried every 250 ms until its replica
+ * takes over or `outageMs` passes. Reads go to masters: a replica may miss a checkpoint its master just acknowledged.
  */
 export function resilientClusterOptions(options: ResilienceOptions = {}): ClusterOptions {
   const tries = attempts(options);

@@ -29,28 +29,15 @@ export type IORedisConnection = Redis | Cluster | string;
 
 /** Options of {@link IORedisSaver}. */
 export interface IORedisSaverOptions {
-  /**
-   * Prefix of every key. Must not contain `{` or `}`, which would change the Cluster hash tag.
-   * @default "langgraph"
-   */
+  /** Prefix of every key; no `{` or `}`, which would change the Cluster hash tag. @default "langgraph" */
   keyPrefix?: string;
-  /**
-   * Expire a thread's keys this many seconds (a positive whole number) after its last write.
-   * @default undefined (never)
-   */
+  /** Expire a thread's keys this many seconds (a whole number) after its last write. @default undefined (never) */
   ttlSeconds?: number;
-  /**
-   * Serializer of checkpoints, metadata, channel values and writes. {@link FastJsonPlusSerializer} stores the stock
-   * `JsonPlusSerializer` format, so either can read what the other wrote.
-   * @default new FastJsonPlusSerializer()
-   */
+  /** Serializer; the default writes the stock `JsonPlusSerializer` format. @default new FastJsonPlusSerializer() */
   serde?: SerializerProtocol;
   /**
-   * Replicas that must hold each write before it is reported stored (Redis's `WAIT`, up to 1 s). Replication is
-   * asynchronous: without it, a write the master acknowledged just before dying is lost with it when its replica
-   * takes over. Set it to 1 on a Cluster (or a primary with replicas) whose failovers must lose nothing. When no
-   * replica answers in time (all of them down), the write is reported stored all the same: it is on the master. A
-   * whole number.
+   * Replicas that must hold each write before it is reported stored (Redis's `WAIT`, up to 1 s), so a failover loses
+   * nothing (docs/redis.md). When none answers in time, the write still counts as stored. A whole number.
    * @default 0
    */
   waitForReplicas?: number;
@@ -73,11 +60,10 @@ interface WriteHeader {
 }
 
 const EMPTY = new Uint8Array(0);
-/** How long a write waits for {@link IORedisSaverOptions.waitForReplicas} replicas. */
 const WAIT_TIMEOUT_MS = 1000;
 const LIST_PAGE = 100;
 
-/** The error the other savers give for a config without a required field, in their words. */
+/** The other savers' error, in their words. */
 function missingField(action: string, field: "thread_id" | "checkpoint_id"): Error {
   return new Error(
     `Failed to ${action}. The passed RunnableConfig is missing a required "${field}" field in its "configurable" property.`,
@@ -93,7 +79,7 @@ function isClient(value: unknown): value is Redis | Cluster {
   return typeof c === "object" && c !== null && typeof c.multi === "function" && typeof c.hgetBuffer === "function";
 }
 
-/** Runs a MULTI and throws the first command error, so a failed write never passes silently. */
+/** A failed command in a MULTI would otherwise pass silently. */
 async function execAtomically(multi: ChainableCommander): Promise<void> {
   const results = await multi.exec();
   if (results === null) throw new Error("Redis transaction was aborted.");
@@ -101,19 +87,9 @@ async function execAtomically(multi: ChainableCommander): Promise<void> {
 }
 
 /**
- * A LangGraph checkpointer on plain Redis 6 or newer (no RedisJSON or
- * RediSearch modules), through ioredis: standalone servers, Redis Cluster,
- * ElastiCache, Memorystore.
- *
- * Each `put` and `putWrites` is one MULTI transaction, so a lost connection
- * leaves no partial checkpoint. Every key of a thread shares one hash tag, and
- * no write touches a key of another slot, so it runs unchanged on Cluster and
- * a thread's calls depend on its own shard alone. Lookups and histories use
- * sorted-set indexes: no KEYS or SCAN on a graph's path (only `list()` without
- * a `thread_id` scans), and the cost of reading a thread does not depend on how
- * many other threads exist. Channel values are stored once
- * per version, as the Postgres saver does, so a `put` writes only the channels
- * that changed.
+ * A LangGraph checkpointer on plain Redis 6 or newer (no RedisJSON or RediSearch), through ioredis: standalone,
+ * Cluster, ElastiCache, Memorystore. Each write is one MULTI; a thread's keys share one hash tag; no KEYS or SCAN on
+ * a graph's path. Key layout and guarantees: docs/redis.md.
  *
  * @example
  * ```ts
@@ -124,7 +100,6 @@ async function execAtomically(multi: ChainableCommander): Promise<void> {
  * ```
  */
 export class IORedisSaver extends BaseCheckpointSaver {
-  /** The ioredis client or cluster the saver uses. */
   readonly client: Redis | Cluster;
   private readonly ownsClient: boolean;
   private readonly keys: KeyLayout;
@@ -133,7 +108,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
 
   constructor(connection: IORedisConnection, options: IORedisSaverOptions = {}) {
     super(options.serde ?? new FastJsonPlusSerializer());
-    // Validate before connecting, so bad options never leave a connection open.
+    // Before connecting, so bad options never leave a connection open.
     const { ttlSeconds, waitForReplicas = 0 } = options;
     if (ttlSeconds !== undefined) {
       const valid = Number.isInteger(ttlSeconds) && ttlSeconds > 0;
@@ -157,23 +132,17 @@ export class IORedisSaver extends BaseCheckpointSaver {
     }
   }
 
-  /** Closes the connection if the saver opened it from a URL; a client you passed in stays yours to close. */
+  /** Closes the connection the saver opened from a URL; a client you passed in stays yours. */
   async close(): Promise<void> {
     if (this.ownsClient) await this.client.quit();
   }
 
-  /**
-   * Channel versions are the next whole number plus a random fraction, as the
-   * Python savers do with their string versions. Values are stored per
-   * (channel, version), and a fork from an earlier checkpoint counts up from
-   * the same number the original timeline did: plain integers would make the
-   * fork's value overwrite the original's.
-   */
+  /** The next whole number plus a random fraction, as the Python savers do, so forks never overwrite values. */
   override getNextVersion(current: number | undefined): number {
     return Math.floor(Number(current ?? 0)) + 1 + Math.random();
   }
 
-  // Each call in its own words when Redis is away: what is down and which setting waits longer (outage-error.ts).
+  // Each call in its own words when Redis is away (outage-error.ts).
   override getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     return this.readTuple(config).catch(rethrow);
   }
@@ -214,7 +183,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
       if (latest === undefined) return undefined;
       checkpointId = decodeId(latest);
     }
-    // The writes are read alongside the checkpoint rather than after it: one round trip fewer.
+    // Read alongside the checkpoint: one round trip fewer.
     const [stored, pendingWrites] = await Promise.all([
       this.client.hgetBuffer(keys.checkpoint, encodeId(checkpointId)),
       this.readWrites(keys, checkpointId),
@@ -260,19 +229,14 @@ export class IORedisSaver extends BaseCheckpointSaver {
     }
   }
 
-  /** Every thread id, sorted, for `list()` without a `thread_id` (an admin's listing; a graph always names its thread). */
+  /** For `list()` without a `thread_id` (an admin's listing; a graph always names its thread). */
   private async allThreads(): Promise<string[]> {
     const ids = new Set<string>();
     for await (const page of scanThreads(this.client, this.keys)) for (const id of page) ids.add(id);
     return [...ids].sort();
   }
 
-  /**
-   * Every (thread, namespace) pair this saver holds, for tools that visit each thread (the doctor). Threads come a
-   * page at a time through SCAN on every master, so a store of any size is walked holding only the ids visited,
-   * not the checkpoints; the graph's own reads never scan. Namespaces are in order within a thread. The namespaces
-   * of a page's threads are asked for all at once, so a page costs one round trip, not one per thread.
-   */
+  /** Every (thread, namespace) pair, for the doctor: SCAN a page at a time on every master, one round trip per page. */
   async *threads(filter: { threadId?: string; checkpointNs?: string } = {}): AsyncGenerator<{
     threadId: string;
     checkpointNs: string;
@@ -286,7 +250,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
       yield* await pairs(threadId);
       return;
     }
-    // SCAN may return a key twice (when the keyspace is rehashed during the scan); each thread is visited once.
+    // SCAN may return a key twice during a rehash.
     const visited = new Set<string>();
     for await (const page of scanThreads(this.client, this.keys)) {
       const fresh = page.sort().filter((id) => !visited.has(id) && visited.add(id));
@@ -309,7 +273,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
     const checkpointNs: string = config.configurable?.checkpoint_ns ?? "";
     const parent: string | undefined = config.configurable?.checkpoint_id;
     const { channel_values: values, ...rest } = copyCheckpoint(checkpoint);
-    // Serialize everything first: a value that cannot be serialized throws before anything is written.
+    // Serialize first: a value that cannot be serialized throws before anything is written.
     const [[checkpointType, checkpointBytes], [metadataType, metadataBytes], blobs] = await Promise.all([
       this.serde.dumpsTyped(rest),
       this.serde.dumpsTyped(metadata),
@@ -366,11 +330,10 @@ export class IORedisSaver extends BaseCheckpointSaver {
     await this.replicated(keys.writes);
   }
 
-  /** Waits until {@link IORedisSaverOptions.waitForReplicas} replicas hold the writes made so far on `key`'s master. */
+  /** Waits for {@link IORedisSaverOptions.waitForReplicas} replicas on `key`'s master. */
   private async replicated(key: string): Promise<void> {
     if (this.waitForReplicas === 0) return;
-    // WAIT has no key: a pipeline with one goes to the master of its slot, on the connection the write was sent on.
-    // Its failure (the master died since) only leaves the write stored but not known to be replicated.
+    // WAIT has no key: a pipeline with one goes to its slot's master. Its failure only leaves the write unreplicated.
     await this.client
       .pipeline()
       .exists(key)
@@ -388,7 +351,6 @@ export class IORedisSaver extends BaseCheckpointSaver {
     await execAtomically(multi);
   }
 
-  /** Checkpoint ids of a namespace, newest first, read from the index a page at a time. */
   private async *checkpointIds(
     keys: NamespaceKeys,
     only: string | undefined,
@@ -413,7 +375,6 @@ export class IORedisSaver extends BaseCheckpointSaver {
     checkpointId: string,
     keys: NamespaceKeys,
     stored: Buffer,
-    /** The checkpoint's pending writes, read only if the metadata passes `filter`. */
     writes: () => Promise<CheckpointPendingWrite[]>,
     filter?: Record<string, unknown>,
   ): Promise<CheckpointTuple | undefined> {
@@ -459,7 +420,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
     };
   }
 
-  /** The pending writes of a checkpoint, in `writesSortKey` order: the order live execution applies them in. */
+  /** In `writesSortKey` order, the order live execution applies them in. */
   private async readWrites(keys: NamespaceKeys, checkpointId: string): Promise<CheckpointPendingWrite[]> {
     const fields = await this.client.zrangebylex(keys.writesIndex, ...writeFieldRange(checkpointId));
     if (fields.length === 0) return [];
@@ -479,10 +440,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
     );
   }
 
-  /**
-   * Checkpoints before format v4 kept pending `Send` packets as writes on their
-   * parent; newer LangGraph expects them in `__pregel_tasks`, as every saver migrates them.
-   */
+  /** Before format v4, pending `Send` packets were writes on the parent; newer LangGraph expects `__pregel_tasks`. */
   private async migratePendingSends(checkpoint: Checkpoint, keys: NamespaceKeys, parentId: string): Promise<void> {
     const sends = (await this.readWrites(keys, parentId))
       .filter(([, channel]) => channel === TASKS)
@@ -493,7 +451,6 @@ export class IORedisSaver extends BaseCheckpointSaver {
       versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
   }
 
-  /** Adds to `multi` an EXPIRE of every key of the thread, when a TTL is set. */
   private async refreshTtl(multi: ChainableCommander, threadId: string, checkpointNs: string): Promise<void> {
     if (this.ttlSeconds === undefined) return;
     const namespacesKey = this.keys.namespaces(threadId);

@@ -1,29 +1,13 @@
-/**
- * Where IORedisSaver keeps a thread. Every key of one thread carries the
- * thread's hash tag, so one thread lives in one Cluster slot and each write
- * is a single MULTI. Ids are percent-encoded, so `:`, `{`, `}`, `|`, spaces
- * and non-ASCII text can never make two ids share a key or break the tag.
- *
- * ```
- * <prefix>:{<thread>}:namespaces             SET   checkpoint namespaces of the thread (found by SCAN to list threads)
- * <prefix>:{<thread>}:<ns>:checkpoints       ZSET  checkpoint ids, all score 0 (uuid6 ids sort by time)
- * <prefix>:{<thread>}:<ns>:checkpoint        HASH  checkpoint id -> checkpoint, metadata, parent id
- * <prefix>:{<thread>}:<ns>:blobs             HASH  <channel>|<version> -> channel value
- * <prefix>:{<thread>}:<ns>:writes            HASH  <checkpoint>|<task>|<idx> -> pending write
- * <prefix>:{<thread>}:<ns>:writes-index      ZSET  <checkpoint>|<task>|<idx>, all score 0 (range per checkpoint)
- * ```
- */
+// Every key of a thread carries its hash tag, so a thread lives in one Cluster slot and a write is one MULTI. Ids
+// are percent-encoded so no two share a key. Layout: docs/redis.md.
 import { assertOption } from "../repair/validate.js";
 
-/** A UTF-16 surrogate without its other half, which `encodeURIComponent` cannot encode. */
+/** `encodeURIComponent` cannot encode a lone surrogate. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-/** How a lone surrogate is written: `%uXXXX`, which percent-encoding never produces (it writes `%` as `%25`). */
+/** Percent-encoding never produces `%u` (it writes `%` as `%25`). */
 const ENCODED_SURROGATE = /(%u[0-9A-F]{4})/;
 
-/**
- * Percent-encodes an id so it contains none of `:{}|` nor spaces. Any JavaScript string is an id, as on the other
- * savers: a lone surrogate (not valid UTF-16, but a string all the same) is written as `%uXXXX`.
- */
+/** Any JavaScript string is an id, as on the other savers: a lone surrogate is written `%uXXXX`. */
 export function encodeId(id: string): string {
   let out = "";
   let from = 0;
@@ -35,14 +19,12 @@ export function encodeId(id: string): string {
   return out + encodeURIComponent(id.slice(from));
 }
 
-/** The id {@link encodeId} encoded. */
 export const decodeId = (encoded: string): string =>
   encoded
     .split(ENCODED_SURROGATE)
     .map((part, i) => (i % 2 === 1 ? String.fromCharCode(parseInt(part.slice(2), 16)) : decodeURIComponent(part)))
     .join("");
 
-/** The keys of one namespace of one thread. */
 export interface NamespaceKeys {
   checkpoints: string;
   checkpoint: string;
@@ -51,12 +33,11 @@ export interface NamespaceKeys {
   writesIndex: string;
 }
 
-/** Characters SCAN's MATCH treats as a pattern. */
+/** SCAN's MATCH glob characters. */
 const GLOB = /[*?[\]\\]/g;
 
-/** The key layout under one prefix. */
 export class KeyLayout {
-  /** A SCAN MATCH pattern for every thread's `namespaces` key: one key per thread, in the thread's own slot. */
+  /** One `namespaces` key per thread, in the thread's own slot. */
   readonly everyThread: string;
 
   constructor(readonly prefix: string) {
@@ -65,7 +46,6 @@ export class KeyLayout {
     this.everyThread = `${prefix.replace(GLOB, "\\$&")}:{*}:namespaces`;
   }
 
-  /** The thread id of a key {@link everyThread} matched. */
   threadOf(namespacesKey: string): string {
     return decodeId(namespacesKey.slice(this.prefix.length + 2, -"}:namespaces".length));
   }
@@ -90,15 +70,13 @@ export class KeyLayout {
   }
 }
 
-/** The field of a channel value in `blobs`. */
 export const blobField = (channel: string, version: string | number): string =>
   `${encodeId(channel)}|${encodeId(String(version))}`;
 
-/** The field of a pending write in `writes` and `writes-index`. */
 export const writeField = (checkpointId: string, taskId: string, idx: number): string =>
   `${encodeId(checkpointId)}|${encodeId(taskId)}|${idx}`;
 
-/** ZRANGEBYLEX bounds that select exactly the write fields of one checkpoint (`}` follows `|`). */
+/** `}` follows `|`, so this selects exactly one checkpoint's writes. */
 export const writeFieldRange = (checkpointId: string): [string, string] => [
   `[${encodeId(checkpointId)}|`,
   `(${encodeId(checkpointId)}}`,

@@ -13,16 +13,11 @@ import { boundaryBreak, messageRulesOf, TURN, type MessageUnit, type RuleSet, ty
 import { anchorOf, isSystemBridge, type BridgeRole } from "./synthetic.js";
 import { idOut, type InsertedResult, type KeptResult, type ToolResult, type Turn } from "./turn.js";
 
-/** A unit whose turn has an answer for every call (see `answerEveryCall`). */
 export type AnsweredUnit = { turn: Turn; answers: readonly ToolResult[] } | number;
 
-/**
- * Whether a new HumanMessage will follow the end (the end is closed then), and whether the end is what a run that
- * stopped midway left (closed under every leftovers rule) rather than a finished run's (closed under the rules).
- */
+/** `"open"`: no HumanMessage follows; `"leftovers"`: a stopped run's end; `"finished"`: a finished run's. */
 export type EndKind = "open" | "leftovers" | "finished";
 
-/** What `emit` needs besides the units. */
 export interface EmitContext {
   messages: readonly unknown[];
   tailStart: number;
@@ -30,18 +25,15 @@ export interface EmitContext {
   rules: RuleSet;
   markers: Readonly<MarkerTexts>;
   bridgeRole: BridgeRole;
-  /**
-   * How many input messages before each position were removed, to tell moved results from shifted ones;
-   * undefined when none was.
-   */
+  /** Removed inputs before each position, to tell moved results from shifted ones; undefined when none was. */
   removedBefore: Int32Array | undefined;
-  /** The AIMessages sent as the copies the reply rules wrote, by input position. */
+  /** Reply rules' copies, by input position. */
   cleaned: ReadonlyMap<number, CleanedReply>;
 }
 
 const unitsOf = (codes: readonly PatternId[]): PatternUnit[] => codes.map((code) => UNITS[code]);
 
-/** A copy of `message` as the message rules `fired` write it; a result answers `toolCallId` when given. */
+/** A result answers `toolCallId` when given. */
 function messageCopy(
   message: unknown,
   fired: readonly MessageUnit[],
@@ -64,30 +56,18 @@ function messageCopy(
 }
 
 /**
- * Writes the units out in order, each turn as its AIMessage followed by its results in call order, then the untouched
- * tail; between turns, the boundary rules insert what a provider wants there, and the message and reply rules send
- * their copies:
- * - a turn's AIMessage goes out as a copy when a call is not in `tool_calls` (G) or a call's id changes (I), and the
- *   results of a renamed call answer the new id;
- * - a result that did not directly follow the previous message of its turn is reported as moved (E).
- *
- * A boundary where a broken run ended (`ctx.end === "leftovers"`) or that the repair made (see `touched`) is read
- * under the leftovers rules too.
+ * Writes each turn as its AIMessage and its results in call order, then the untouched tail; boundary rules insert
+ * between turns. A boundary where a broken run ended or that the repair made is read under the leftovers rules too.
  */
 class Rebuild {
   readonly out: unknown[] = [];
-  /** What came last, as far as turn-taking goes. */
   private prev: TurnCode = TURN.none;
-  /**
-   * Whether the repair made the turn that came last end where it does: answered one of its calls, brought back a
-   * result from past the next message, or removed the message that stood there. The repair never leaves a
-   * turn-taking break it made, whatever the provider.
-   */
+  /** Whether the repair made the last turn end where it does: it never leaves a turn-taking break it made. */
   private touched = false;
-  /** The user turn the conversation is in (the last HumanMessage, or a marker put in for one), and the last reply. */
+  /** The last HumanMessage (or a marker for one), and the last reply. */
   private userTurn = "";
   private lastReply = "";
-  /** The input positions of removed messages whose neighbours then meet, in order, and the next one to pass. */
+  /** Removed positions whose neighbours then meet, and the next one to pass. */
   private readonly removed: number[];
   private nextRemoved = 0;
 
@@ -95,14 +75,13 @@ class Rebuild {
     private readonly ctx: EmitContext,
     private readonly repairs: Repair[],
   ) {
-    // So far `repairs` holds the removals only (input positions).
+    // So far `repairs` holds the removals only.
     this.removed = repairs
       .filter((r) => !(UNITS[r.code] as PatternUnit).keepsNeighbours)
       .map((r) => r.index)
       .sort((a, b) => a - b);
   }
 
-  /** Passes the removals before input position `at`: the turn then ends where the repair made it. */
   passRemovalsBefore(at: number): void {
     for (; this.nextRemoved < this.removed.length && this.removed[this.nextRemoved]! < at; this.nextRemoved++) {
       this.touched = true;
@@ -117,10 +96,7 @@ class Rebuild {
     for (const unit of units) this.repairs.push(reportOf(unit, "rewritten", this.out.length, message, from, original));
   }
 
-  /**
-   * Before `before` (the next message's turn, or the end): the turn a boundary rule wants first, if any. `next` is the
-   * message next to the boundary and its position, where the rule anchors what it inserts.
-   */
+  /** `next` is the message next to the boundary, where the rule anchors what it inserts. */
   boundary(before: BoundaryRule["before"], leftovers: boolean, next?: unknown, nextIndex = -1): void {
     const table = leftovers || this.touched ? this.ctx.rules.leftovers : this.ctx.rules.boundaries;
     const unit = boundaryBreak(table[before], this.prev, this.out[this.out.length - 1]);
@@ -134,14 +110,13 @@ class Rebuild {
     if (unit.boundary.stands === "human") this.userTurn = message.id!;
   }
 
-  /** An AIMessage with calls, then the answer of each. */
   turn({ turn, answers }: { turn: Turn; answers: readonly ToolResult[] }): void {
     this.reply(turn.ai, turn.index);
     const { ctx } = this;
     const outside = callsOutsideToolCalls(turn);
     const renamed = turn.renamed !== undefined;
     const cleaned = ctx.cleaned.get(turn.index);
-    // Most turns go out as stored: no list of the patterns that changed one is made for them.
+    // Most turns go out as stored: no list of patterns is made for them.
     const copy =
       outside || renamed ? rewriteCalls(turn.ai, turn.calls, turn.renamed ?? turn.calls.map((c) => c.id)) : turn.ai;
     if (outside || renamed || cleaned !== undefined) {
@@ -172,7 +147,7 @@ class Rebuild {
     this.lastReply = anchorOf(turn.ai, turn.index);
   }
 
-  /** A result the repair put in for a call (B, B2, B3, N), as the message rules write it. */
+  /** B, B2, B3, N. */
   private insertedResult({ message, pattern, original }: InsertedResult): void {
     this.touched = true;
     const fired = messageRulesOf(this.ctx.rules, "tool", message, this.prev);
@@ -186,7 +161,7 @@ class Rebuild {
     this.out.push(sent);
   }
 
-  /** A stored result, under the id its call goes out with (I), as the message rules write it. */
+  /** Under the id its call goes out with (I). */
   private keptResult({ message, index }: KeptResult, id: string): void {
     const renamed = rawToolCallIdOf(message) !== id;
     const fired = messageRulesOf(this.ctx.rules, "tool", message, this.prev);
@@ -199,7 +174,6 @@ class Rebuild {
     this.out.push(copy);
   }
 
-  /** A message of no turn with calls, at input position `index`. */
   other(index: number): void {
     const message = this.ctx.messages[index];
     const role = roleOf(message);
@@ -232,14 +206,12 @@ class Rebuild {
     this.out.push(message);
   }
 
-  /** Before a reply: the turn providers want before it, when none came. */
   private reply(message: unknown, index: number): void {
     this.boundary("ai", false, message, index);
     this.touched = false;
     this.lastReply = anchorOf(message, index);
   }
 
-  /** After the last unit: the tail as it is, or the end closed or ended as the request wants. */
   end(): unknown[] {
     const { messages, tailStart, end } = this.ctx;
     if (this.nextRemoved < this.removed.length) this.touched = true;
@@ -262,7 +234,6 @@ class Rebuild {
     return removedBefore === undefined ? index : index - removedBefore[index]!;
   }
 
-  /** The input position of the first message after the AIMessage at `index` that is not a tool result. */
   private runEnd(index: number): number {
     let end = index + 1;
     while (end < this.ctx.messages.length && roleOf(this.ctx.messages[end]) === "tool") end++;
@@ -270,7 +241,7 @@ class Rebuild {
   }
 }
 
-/** Writes the units out in order (see {@link Rebuild}), adding every change to `repairs`. */
+/** Writes the units out in order, adding every change to `repairs`. */
 export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: Repair[]): unknown[] {
   const rebuild = new Rebuild(ctx, repairs);
   for (const unit of units) {

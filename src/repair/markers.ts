@@ -1,29 +1,26 @@
 import { InvalidOptionError } from "./errors.js";
 
-/**
- * The texts of the messages the sanitizer inserts. They are cause-neutral: the
- * sanitizer sees that a reply or a tool result is missing, not why.
- */
+/** Texts of the messages the sanitizer inserts; cause-neutral: it sees that a reply is missing, not why. */
 export interface MarkerTexts {
-  /** Pattern A: stands in for the reply a HumanMessage never got. */
+  /** Pattern A: the reply a HumanMessage never got. */
   missingReply: string;
-  /** Patterns B, B2, B3: the content of a placeholder ToolMessage for an unanswered call. */
+  /** Patterns B, B2, B3: a placeholder result for an unanswered call. */
   missingToolResult: string;
-  /** Pattern C: closes a run of tool results that no AIMessage followed. */
+  /** Pattern C: closes tool results no AIMessage followed. */
   missingReplyAfterTools: string;
-  /** Pattern J: the user turn before a history that starts with a reply. */
+  /** Pattern J: before a history that starts with a reply. */
   missingOpening: string;
-  /** Pattern K: the user turn between two replies in a row. */
+  /** Pattern K: between two replies in a row. */
   missingTurnBetweenReplies: string;
-  /** Pattern W: the content of a ToolMessage that had none. */
+  /** Pattern W: a ToolMessage that had no content. */
   emptyToolResult: string;
-  /** Pattern X: the content of a HumanMessage that had none. */
+  /** Pattern X: a HumanMessage that had no content. */
   emptyMessage: string;
-  /** Pattern Z: the user turn after a reply that ends a model request. */
+  /** Pattern Z: after a reply that ends a model request. */
   continueAfterReply: string;
 }
 
-/** Built-in marker presets: `"en"` (default) and `"ko"` (the originating team's texts). */
+/** `"en"` (default) and `"ko"` (the originating team's texts). */
 export const MARKER_PRESETS: Readonly<Record<"en" | "ko", Readonly<MarkerTexts>>> = Object.freeze({
   en: Object.freeze({
     missingReply: "[No reply was recorded for the previous message.]",
@@ -47,15 +44,12 @@ export const MARKER_PRESETS: Readonly<Record<"en" | "ko", Readonly<MarkerTexts>>
   }),
 });
 
-/** A preset name, or custom texts (missing keys fall back to `"en"`). */
+/** Missing keys fall back to `"en"`. */
 export type MarkerOption = keyof typeof MARKER_PRESETS | Partial<MarkerTexts>;
 
 const KEYS = Object.keys(MARKER_PRESETS.en);
 
-/**
- * Resolves a {@link MarkerOption} to a full set of texts; throws an {@link InvalidOptionError} on an unknown preset,
- * an unknown key (a misspelt one would be ignored) or a text that is not a non-empty string.
- */
+/** Throws an {@link InvalidOptionError} on an unknown preset or key (a misspelt one would be ignored) or empty text. */
 export function resolveMarkers(option: MarkerOption | undefined): Readonly<MarkerTexts> {
   if (option === undefined) return MARKER_PRESETS.en;
   if (typeof option === "string" && Object.hasOwn(MARKER_PRESETS, option)) return MARKER_PRESETS[option];

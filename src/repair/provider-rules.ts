@@ -1,8 +1,4 @@
-/**
- * Whose rules a repair applies beyond what every provider rejects: the provider table (which `provider`-scoped
- * patterns each provider's API needs repaired, as its LangChain client sends a history), and the model families
- * that lift one of them. docs/providers.md is checked against it by a test.
- */
+// Which provider-scoped patterns each provider's API needs; docs/providers.md is generated from it.
 import { baseModel } from "../messages/anthropic-blocks.js";
 import type { UNITS } from "./patterns/index.js";
 
@@ -10,21 +6,17 @@ type ProviderScoped = {
   [K in keyof typeof UNITS]: "provider" extends (typeof UNITS)[K]["applies"][number] ? K : never;
 }[keyof typeof UNITS];
 
-/** The patterns some providers need and others do not (`applies` has `"provider"`). */
 export type ProviderPattern = ProviderScoped;
 
-/** The models of a family that a provider's rule does not hold for, by `baseModel` name. */
+/** Models a provider's rule does not hold for, by `baseModel` name. */
 export interface ModelFamily {
-  /** The family, as the docs name it. */
   name: string;
   models: RegExp;
-  /** The provider patterns these models do not need. */
   lifts: readonly ProviderPattern[];
-  /** Where the family is documented. */
   source: string;
 }
 
-/** Claude models before 4.6, which still take an assistant prefill: a request may end on a reply (Z). */
+/** Claude before 4.6 still takes an assistant prefill: a request may end on a reply (Z). */
 const CLAUDE_TAKES_PREFILL: ModelFamily = {
   name: "Claude models before 4.6",
   models: /^claude-(\d|instant)|^claude-(opus|sonnet|haiku)-4(-[0-5])?$/,
@@ -32,7 +24,7 @@ const CLAUDE_TAKES_PREFILL: ModelFamily = {
   source: "Anthropic's migration guide: prefilling assistant messages is not supported on Claude 4.6 and newer",
 };
 
-/** Gemini models before Gemini 3, which check no thought signature ("Function call is missing a thought_signature"). */
+/** Before Gemini 3 no thought signature is checked ("Function call is missing a thought_signature"). */
 const GEMINI_BEFORE_3: ModelFamily = {
   name: "Gemini before 3",
   models: /(^|\/)gemini-(1|2)[.-]/,
@@ -40,10 +32,7 @@ const GEMINI_BEFORE_3: ModelFamily = {
   source: "Gemini's thought signatures guide: signatures are Gemini 3's; earlier models send and check none",
 };
 
-/**
- * Claude on Vertex AI: Anthropic's Messages API behind Vertex's endpoint, so Anthropic's rules, not Gemini's; and
- * ChatVertexAI sends every SystemMessage of a Claude request in `system`, so none is mid-history.
- */
+/** Anthropic's Messages API behind Vertex, and ChatVertexAI sends a Claude request's SystemMessages in `system`. */
 const CLAUDE_ON_VERTEX: ModelFamily = {
   name: "Claude on Vertex",
   models: /^claude/,
@@ -54,9 +43,8 @@ const CLAUDE_ON_VERTEX: ModelFamily = {
 };
 
 /**
- * OpenRouter hands each request to the model's provider, whose errors it returns: each maker's models keep that
- * maker's rules of the row's union (Gemini's order without T: its signatures travel in OpenRouter's own
- * `reasoning_details`), and any other model (Llama, Qwen, …) takes any order.
+ * OpenRouter returns the model provider's errors: each maker's models keep its rules (Gemini's without T: signatures
+ * travel in `reasoning_details`); other models take any order.
  */
 const OPENROUTER_MAKERS: readonly ModelFamily[] = [
   { name: "`anthropic/…`", models: /^anthropic\//, lifts: ["A", "C"], source: "Anthropic's rules" },
@@ -71,17 +59,15 @@ const OPENROUTER_MAKERS: readonly ModelFamily[] = [
   },
 ];
 
-/** One provider's rules. */
 export interface ProviderEntry {
-  /** The provider patterns it needs. */
   patterns: readonly ProviderPattern[];
   /** The provider's documented rules and error texts that need them. */
   source: string;
-  /** Model families (known from the `model` option) for which some of them are lifted. */
+  /** Known from the `model` option. */
   families?: readonly ModelFamily[];
 }
 
-/** The provider patterns each provider needs, as its API answers the LangChain client's requests. */
+/** As each API answers its LangChain client's requests. */
 export const PROVIDER_RULES = Object.freeze({
   openai: {
     patterns: [],
@@ -178,33 +164,25 @@ export const PROVIDER_RULES = Object.freeze({
   },
 } as const satisfies Record<string, ProviderEntry>);
 
-/** A provider whose own rules the sanitizer knows. */
+/** A provider whose rules the sanitizer knows. */
 export type ProviderName = keyof typeof PROVIDER_RULES;
 
-/**
- * Whose rules a repair applies beyond what every provider rejects: one provider's, or `"strictest"`, every
- * provider's at once (an app that switches models, or sends one history to several).
- */
+/** One provider's rules, or `"strictest"`: all of them (an app that switches models). */
 export type ProviderRules = ProviderName | "strictest";
 
-/** Every {@link ProviderRules} value, for validating options and the CLI's help. @internal */
+/** @internal */
 export const PROVIDER_RULE_NAMES: readonly ProviderRules[] = [
   ...(Object.keys(PROVIDER_RULES) as ProviderName[]).sort(),
   "strictest",
 ];
 
-/** The entries each {@link ProviderRules} value stands for: one provider's, or every provider's. */
 const BY_NAME: Readonly<Record<ProviderName, ProviderEntry>> = PROVIDER_RULES;
 const ENTRIES = new Map<ProviderRules | undefined, readonly ProviderEntry[]>([
   ...(Object.keys(BY_NAME) as ProviderName[]).map((name) => [name, [BY_NAME[name]]] as const),
   ["strictest", Object.values(BY_NAME)],
 ]);
 
-/**
- * The provider patterns that apply under `provider` for `model`: what any of its entries needs and does not lift
- * for a family of the model (none without a provider).
- * @internal
- */
+/** What any entry of `provider` needs and does not lift for the model's family. @internal */
 export function providerPatterns(provider: ProviderRules | undefined, model: string | undefined): Set<string> {
   const base = model === undefined ? undefined : baseModel(model);
   const codes = new Set<string>();
@@ -216,16 +194,11 @@ export function providerPatterns(provider: ProviderRules | undefined, model: str
   return codes;
 }
 
-/** The providers whose every model is Claude; through any other, a Claude model is known by its name. */
+/** Through any other provider, a Claude model is known by its name. */
 const SERVES_ONLY_CLAUDE: ReadonlySet<ProviderRules> = new Set(["anthropic"]);
-/** A Claude model's `baseModel` name, bare or as OpenRouter names it. */
 const CLAUDE = /^(anthropic\/)?claude/;
 
-/**
- * Whether the history goes to a Claude model: Anthropic rejects every thinking block without a signature, whoever
- * made it (a Gemini thought carried over on a model switch, a block an app built), so pattern R drops it.
- * @internal
- */
+/** Anthropic rejects every thinking block without a signature, whoever made it (pattern R). @internal */
 export function goesToClaude(provider: ProviderRules | undefined, model: string | undefined): boolean {
   return (
     (provider !== undefined && SERVES_ONLY_CLAUDE.has(provider)) ||

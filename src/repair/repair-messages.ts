@@ -12,56 +12,38 @@ import { assertOneOf } from "./validate.js";
 import { endsOpen, isWellFormed, replyPlace, type Closing } from "./well-formed.js";
 
 /**
- * How the end of the history is treated.
- * - `"repair"`: the history is what a run that stopped midway left, and a new
- *   HumanMessage comes next, so a trailing HumanMessage gets a marker reply,
- *   unanswered calls get placeholders and trailing tool results get a closing
- *   AIMessage, for every provider.
- * - `"finished"`: the history is a finished run's and a new HumanMessage comes
- *   next: calls left open get placeholders and a closing AIMessage, as with
- *   `"repair"`; a HumanMessage or tool results the run ended on are closed only
- *   under the rules of `provider` (a tool that ends the run leaves its results
- *   last on purpose).
- * - `"preserve"`: a run may still complete the tail (see `findTailStart`), so
- *   it is left exactly as it is; only what comes before it is repaired. A
- *   history with no such tail is repaired as with `"repair"`.
- * - `"request"`: the history is about to be sent to the model, so it may end in
- *   the new input (a HumanMessage) or in tool results. Unanswered calls get
- *   placeholders as with `"repair"`; after the last message only a marker user
- *   turn is added, where the history ends on a reply the provider takes no
- *   prefill after (pattern Z), or the repair made that end.
+ * How the end of the history is treated (docs/tail-policy.md):
+ * - `"repair"`: a stopped run's leftovers, closed for every provider;
+ * - `"finished"`: a finished run's; calls left open are answered, its last turn closed only where `provider` needs it;
+ * - `"preserve"`: the tail a run may still complete is kept as it is;
+ * - `"request"`: about to go to the model, which gives the next reply.
  */
 export type TailMode = "repair" | "finished" | "preserve" | "request";
 
-/** Options of {@link repairMessages}: {@link RepairRules}, and how this history's end is read. */
+/** Options of {@link repairMessages}. */
 export interface RepairOptions extends RepairRules {
   /** How the end of the history is treated. @default "repair" */
   tail?: TailMode;
   /**
-   * Finished tool results held outside the list (a checkpoint's `pendingWrites`). Unless the tail is preserved, they
-   * answer the last turn's unanswered calls instead of placeholders (pattern N). Used ones are listed in
-   * `usedRecovered`.
+   * Finished tool results held outside the list (a checkpoint's `pendingWrites`): they answer the last turn's calls
+   * instead of placeholders (pattern N), unless the tail is preserved.
    * @default []
    */
   recoveredResults?: readonly unknown[];
 }
 
-/**
- * What {@link repairMessages} returns. `T` is the input's message type; the messages the repair inserts are
- * `@langchain/core` messages, whatever the input holds.
- */
+/** What {@link repairMessages} returns; inserted messages are `@langchain/core` messages whatever the input holds. */
 export interface RepairResult<T = unknown> {
   /** The repaired list; the input array itself when nothing needed repair. */
   messages: (T | BaseMessage)[];
-  /** Every change made, in order. Empty when `messages` is the input. */
+  /** Empty when `messages` is the input. */
   repairs: Repair[];
-  /** The entries of `recoveredResults` the repair put into the list (the objects given), so their holder can drop them. */
+  /** The `recoveredResults` entries used, so their holder can drop them. */
   usedRecovered: unknown[];
 }
 
 const TAIL_MODES: readonly TailMode[] = ["repair", "finished", "preserve", "request"];
 
-/** For each position, how many messages before it `removals` removed. */
 function countRemovedBefore(removals: readonly Repair[], length: number): Int32Array {
   const counts = new Int32Array(length + 1);
   for (const { index } of removals) counts[index + 1] = 1;
@@ -70,17 +52,11 @@ function countRemovedBefore(removals: readonly Repair[], length: number): Int32A
 }
 
 /**
- * Repairs a chat history so that every provider accepts it (the rules in the
- * README): every tool call answered right after its AIMessage, no orphan or
- * duplicate result, no empty reply, what a broken run left closed; and, for
- * the providers that need it (`provider`), the user first and roles alternating.
- * A history that breaks no rule that applies comes back as it is.
+ * Repairs a chat history so every provider accepts it (docs/repairs.md): every tool call answered right after its
+ * AIMessage, no orphan or duplicate result, no empty reply, a broken run's end closed, and the rules of `provider`.
+ * Pure and idempotent; a history that needs no repair, or is not a list of messages, comes back as the same object.
  *
- * Pure: the input and its messages are never mutated, inserted messages get
- * deterministic ids, and repairing the output again changes nothing. A
- * history that needs no repair, and anything that is not a list of messages,
- * is returned as the same object with no repairs. Never throws on odd input;
- * throws an `InvalidOptionError` (a `TypeError`) on invalid options.
+ * @throws InvalidOptionError (a `TypeError`) on invalid options; never on odd input
  */
 export function repairMessages<T>(messages: readonly T[], options?: RepairOptions): RepairResult<T>;
 export function repairMessages(messages: unknown, options?: RepairOptions): RepairResult;
@@ -90,7 +66,6 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
   return repairWith(messages, resolveRepairSettings(options), tail, recoveredResults);
 }
 
-/** How one history is read: where its tail starts, and how its end is closed. */
 interface Read {
   tailStart: number;
   closing: Closing;
@@ -98,8 +73,7 @@ interface Read {
 
 function readOf(messages: readonly unknown[], settings: RepairSettings, tail: TailMode): Read {
   const tailStart = tail === "preserve" ? findTailStart(messages) : messages.length;
-  // "request" answers every call like "repair" but adds no reply after the end: the model is about to give it.
-  // Without a tail a resumed run has nothing to complete, so "preserve" closes the end as "repair" does.
+  // "request" adds no reply: the model is about to give it. Without a tail, "preserve" closes as "repair".
   const end: EndKind =
     tail === "repair" || (tail === "preserve" && tailStart === messages.length)
       ? "leftovers"
@@ -110,18 +84,14 @@ function readOf(messages: readonly unknown[], settings: RepairSettings, tail: Ta
   return { tailStart, closing: { rules, model, toClaude, store, end } };
 }
 
-/** The clean check: whether the rebuild would change nothing. One walk over a healthy history. */
+/** One walk over a healthy history. */
 function isClean(messages: readonly unknown[], { tailStart, closing }: Read): boolean {
-  // A broken run's end that is open is closed: the check spares the rebuild a walk over the whole list.
+  // A broken run's open end is closed: the check spares the rebuild a walk over the whole list.
   const mustRebuild = closing.end === "leftovers" && tailStart === messages.length && endsOpen(messages);
   return !mustRebuild && isWellFormed(messages, tailStart, closing);
 }
 
-/**
- * {@link repairMessages} with options already resolved: the checkpointer's and the middleware's path, which
- * validated them once.
- * @internal
- */
+/** {@link repairMessages} with options resolved once, for the checkpointer and the middleware. @internal */
 export function repairWith(
   messages: unknown,
   settings: RepairSettings,
@@ -131,16 +101,12 @@ export function repairWith(
   const unchanged = { messages: messages as unknown[], repairs: [], usedRecovered: [] };
   if (!Array.isArray(messages) || messages.length === 0) return unchanged;
   const read = readOf(messages, settings, tail);
-  // A clean list comes back as is whether or not it holds messages, so only a rebuild needs isMessageList.
+  // A clean list comes back as is, so only a rebuild needs isMessageList.
   if (isClean(messages, read) || !isMessageList(messages)) return unchanged;
   return rebuild(messages, settings, tail, read, recoveredResults);
 }
 
-/**
- * The clean check's verdict on a non-empty message list, and the rebuild's result, each on its own: what the
- * property test holds to each other.
- * @internal
- */
+/** The clean check and the rebuild, each on its own, for the property test. @internal */
 export function cleanCheckAndRebuild(
   messages: readonly unknown[],
   settings: RepairSettings,
@@ -150,7 +116,6 @@ export function cleanCheckAndRebuild(
   return { clean: isClean(messages, read), rebuilt: rebuild(messages, settings, tail, read, []) };
 }
 
-/** Every repair `messages` needs, as a new list. */
 function rebuild(
   messages: readonly unknown[],
   settings: RepairSettings,
@@ -169,11 +134,11 @@ function rebuild(
   const last = units[units.length - 1];
   const answered = units.map((unit) => {
     if (typeof unit === "number") return unit;
-    // Stranded results belong to the pending tasks of the checkpoint, so only to its last turn.
+    // Stranded results belong to the checkpoint's pending tasks, so only to its last turn.
     const recovered = tail !== "preserve" && unit === last ? recoveredResults : [];
     return { turn: unit.turn, answers: answerEveryCall(unit.turn, settings.markers, recovered, usedRecovered) };
   });
-  // So far `repairs` holds the removals only: with none, every result keeps its rank.
+  // So far `repairs` holds the removals only.
   const removedBefore = repairs.length > 0 ? countRemovedBefore(repairs, messages.length) : undefined;
   const { rules, model, toClaude, store, end } = closing;
   const { markers, bridgeRole } = settings;

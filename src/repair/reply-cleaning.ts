@@ -1,20 +1,16 @@
-/**
- * The reply rules at work (patterns M, P, Q, R, S, T, U, V: see each unit): each rule that applies finds its blocks
- * or items in a reply and writes a copy, in the order of the rules, each on the copy the last one wrote.
- */
+// Each reply rule that applies writes a copy, in rule order, on the copy the last one wrote (M, P, Q, R, S, T, U, V).
 import type { PatternId } from "./patterns.js";
 import type { ReplyPlace, ReplyRule } from "./pattern.js";
 import { PART_BITS, type RuleSet } from "./rule-set.js";
 
 type Loose = Record<string, unknown>;
 
-/** A stored AIMessage sent as a copy the reply rules wrote, and the patterns that changed it. */
+/** With the patterns that changed it. */
 export interface CleanedReply {
   message: unknown;
   codes: PatternId[];
 }
 
-/** Whether one of `rules`, which read blocks of its type, reads `block`. */
 function readsBlock(rules: readonly ReplyRule[], block: Loose, at: ReplyPlace): boolean {
   for (let r = 0; r < rules.length; r++) {
     const reads = rules[r]!.readsBlock;
@@ -23,11 +19,7 @@ function readsBlock(rules: readonly ReplyRule[], block: Loose, at: ReplyPlace): 
   return false;
 }
 
-/**
- * Whether some reply rule may change `message`, in one pass over what the rules read: a content block one of them
- * reads, or a field or place of the reply. The clean check runs this for every reply of every read; most replies
- * hold nothing any rule reads, and the rules are then skipped.
- */
+/** One pass over what the rules read: most replies hold none of it, and the rules are skipped. */
 function mayNeedCleaning(message: unknown, at: ReplyPlace, rules: RuleSet): boolean {
   const m = message as Loose;
   const { blockReaders, parts } = rules;
@@ -50,14 +42,14 @@ function mayNeedCleaning(message: unknown, at: ReplyPlace, rules: RuleSet): bool
   return false;
 }
 
-/** Whether some reply rule changes `message`. Allocation-free when none does: the clean check runs it for every reply. */
+/** Allocation-free when none does: the clean check runs it for every reply. */
 export function needsCleaning(message: unknown, at: ReplyPlace, rules: RuleSet): boolean {
   if (!mayNeedCleaning(message, at, rules)) return false;
   for (const unit of rules.replies) if (unit.reply.finds(message, at)) return true;
   return false;
 }
 
-/** The copy of the AIMessage the reply rules write, or undefined when none changes it. */
+/** Undefined when no rule changes it. */
 export function cleanReply(message: unknown, at: ReplyPlace, rules: RuleSet): CleanedReply | undefined {
   if (!mayNeedCleaning(message, at, rules)) return undefined;
   let current = message;

@@ -4,16 +4,16 @@ import { itemCallId, rawCallId, type ToolCallRef } from "../messages/message-vie
 
 type Loose = Record<string, unknown>;
 
-/** Whether `message` is a `@langchain/core` message instance (then copies are too), not a plain object. */
+/** Copies of an instance are instances too. */
 const isInstance = (message: Loose) => typeof message._getType === "function" || typeof message.getType === "function";
 
-/** `fields` without its undefined entries, so a copy serializes like the stored message. */
+/** So a copy serializes like the stored message. */
 function defined<T extends Loose>(fields: T): T {
   for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
   return fields;
 }
 
-/** Arguments as a `tool_calls` entry holds them: an object; unparsable (truncated) JSON becomes `{}`. */
+/** Unparsable (truncated) JSON becomes `{}`. */
 function argsObject(args: unknown): Record<string, unknown> {
   if (typeof args === "string") {
     try {
@@ -25,14 +25,13 @@ function argsObject(args: unknown): Record<string, unknown> {
   return typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
 }
 
-/** `record` with its keys renamed by `rename`, or `record` itself when none is. */
 function renameKeys(record: unknown, rename: ReadonlyMap<string, string>): unknown {
   if (typeof record !== "object" || record === null || Array.isArray(record)) return record;
   if (!Object.keys(record).some((k) => rename.has(k))) return record;
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [rename.get(k) ?? k, v]));
 }
 
-/** `items` with the ids of the calls among them (`isCall`) that `rename` maps replaced, in `call_id` or `id`. */
+/** In `call_id` or `id`. */
 function renameItems(items: unknown, rename: ReadonlyMap<string, string>, isCall: (item: Loose) => boolean): unknown {
   if (!Array.isArray(items) || rename.size === 0) return items;
   return items.map((item: Loose) => {
@@ -47,15 +46,12 @@ const isCallBlock = (b: Loose) => b.type === "tool_use" || b.type === "tool_call
 const isOutputCall = (b: Loose) => b.type === "function_call" || b.type === "custom_tool_call";
 const isRawCall = () => true;
 
-/** The Gemini and OpenAI Responses maps keyed by call id, which must follow a renamed call. */
+/** Gemini's and OpenAI Responses' maps keyed by call id must follow a renamed call. */
 const KEYED_BY_CALL_ID = [GEMINI_SIGNATURES_KEY, "__openai_function_call_ids__"];
 
 /**
- * A copy of an AIMessage that puts exactly `calls` on the wire under `ids`: every call in
- * `tool_calls` (a call read from elsewhere is added with its arguments as an object, `{}` when
- * they were truncated, and leaves `invalid_tool_calls`), and each renamed id changed wherever the
- * message holds it (content blocks, `additional_kwargs.tool_calls`, Responses output items, the
- * Gemini thought-signature map), so thinking blocks, reasoning items and signatures go out as before.
+ * Every call in `tool_calls` under `ids`, each renamed id changed wherever the message holds it, so thinking blocks,
+ * reasoning items and signatures go out as before.
  */
 export function rewriteCalls(ai: unknown, calls: readonly ToolCallRef[], ids: readonly string[]): unknown {
   const m = ai as Loose;
@@ -91,7 +87,6 @@ export function rewriteCalls(ai: unknown, calls: readonly ToolCallRef[], ids: re
   });
 }
 
-/** The fields of an AIMessage a copy is written from. */
 export interface ReplyFields {
   content: unknown;
   additional_kwargs: unknown;
@@ -100,10 +95,7 @@ export interface ReplyFields {
   invalid_tool_calls: unknown;
 }
 
-/**
- * A copy of the AIMessage `m` with `fields`: a plain AIMessage (a stored chunk's `tool_call_chunks` are left
- * behind: its `tool_calls` hold them parsed), or a plain object for a plain object.
- */
+/** A stored chunk's `tool_call_chunks` stay behind: its `tool_calls` hold them parsed. */
 function copyReply(m: Loose, fields: ReplyFields): unknown {
   if (!isInstance(m)) return defined({ ...m, ...fields, tool_call_chunks: undefined });
   // Field by field, not spread: on Node 20 an object made by a spread is slow to add properties to.
@@ -122,14 +114,13 @@ function copyReply(m: Loose, fields: ReplyFields): unknown {
   return new AIMessage(defined(copy) as ConstructorParameters<typeof AIMessage>[0]);
 }
 
-/** A copy of the AIMessage `ai` with some of its fields replaced (the others as stored). */
 export function replyWith(ai: unknown, fields: Partial<ReplyFields>): unknown {
   const m = ai as Loose;
   const { content, additional_kwargs, response_metadata, tool_calls, invalid_tool_calls } = m;
   return copyReply(m, { content, additional_kwargs, response_metadata, tool_calls, invalid_tool_calls, ...fields });
 }
 
-/** A copy of a ToolMessage with `fields` replaced: another call id (pattern I), a marker for no content (W). */
+/** Another call id (pattern I), a marker for no content (W). */
 export function resultWith(result: unknown, fields: { tool_call_id?: string; content?: string }): unknown {
   const m = result as Loose;
   if (!isInstance(m)) return { ...m, ...fields };
@@ -140,10 +131,7 @@ export function resultWith(result: unknown, fields: { tool_call_id?: string; con
   return new ToolMessage(defined(copy) as ConstructorParameters<typeof ToolMessage>[0]);
 }
 
-/**
- * A HumanMessage copy of `message` (a HumanMessage or a SystemMessage) with `content`, its id and name kept
- * (patterns X, Y). A plain object stays one, with its role renamed.
- */
+/** Patterns X, Y: id and name kept; a plain object stays one, with its role renamed. */
 export function asHumanMessage(message: unknown, content: unknown): unknown {
   const m = message as Loose;
   if (!isInstance(m)) {

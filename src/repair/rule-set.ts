@@ -1,10 +1,4 @@
-/**
- * Which pattern rules apply to a read, resolved once from the options and read by the engine at each place of its
- * walk: a rule applies when its unit's scope does (`anywhere`; `provider` under a provider that needs it; `model`
- * where the model is known; `leftovers` where a broken run ended or the repair made the boundary). The tables are
- * laid out for the clean check, which reads them for every message of every read: rows indexed by turn, a list per
- * role, and the reply parts the reply rules read as bits.
- */
+// Which rules apply, resolved once per provider and model, in tables laid out for the clean check (docs/internals.md).
 import type { MessageRole } from "../messages/message-view.js";
 import type {
   BoundaryRule,
@@ -24,7 +18,7 @@ export type MessageUnit = PatternUnit & { message: MessageRule };
 export type ReplyUnit = PatternUnit & { reply: ReplyRule };
 export type RemovalUnit = PatternUnit & { removal: RemovalRule };
 
-/** A {@link TurnState} as the engine tracks it: an index into the rows of a {@link BoundaryTable}. */
+/** An index into the rows of a {@link BoundaryTable}. */
 export type TurnCode = 0 | 1 | 2 | 3;
 export const TURN = Object.freeze({ none: 0, human: 1, ai: 2, tools: 3 } as const satisfies Record<
   TurnState,
@@ -32,11 +26,11 @@ export const TURN = Object.freeze({ none: 0, human: 1, ai: 2, tools: 3 } as cons
 >);
 const TURN_STATES: readonly TurnState[] = ["none", "human", "ai", "tools"];
 
-/** The boundary rule that applies after each turn (by {@link TurnCode}), for what comes next. */
+/** By {@link TurnCode} of the turn before. */
 export type BoundaryRow = readonly (BoundaryUnit | undefined)[];
 export type BoundaryTable = Readonly<Record<BoundaryRule["before"], BoundaryRow>>;
 
-/** The reply parts as bits, for one test per reply of each part some rule reads. */
+/** One test per reply for each part some rule reads. */
 export const PART_BITS = Object.freeze({
   tool_call_chunks: 1,
   output: 2,
@@ -48,26 +42,22 @@ export const PART_BITS = Object.freeze({
 type ByRole<T> = Readonly<Record<MessageRole, readonly T[]>>;
 
 export interface RuleSet {
-  /** The boundary rules of the history as stored. */
   boundaries: BoundaryTable;
-  /** The boundary rules where a broken run ended or the repair made the boundary: the `leftovers` ones too. */
+  /** Where a broken run ended or the repair made the boundary. */
   leftovers: BoundaryTable;
-  /** The message rules, by the role of the message they read. */
+  /** By role. */
   messages: ByRole<MessageUnit>;
-  /** The removal rules, by the role of the message they read. */
+  /** By role. */
   removals: ByRole<RemovalUnit>;
-  /**
-   * Whether a removal rule removes a reply, as one function: the rule's own where one applies (so the clean check
-   * calls one known function at that place), else undefined.
-   */
+  /** One function, so the clean check calls one known function at that place. */
   replyRemoved: RemovalRule["removes"] | undefined;
-  /** The roles some message or removal rule reads: the clean check reads no other message past its role. */
+  /** The clean check reads no other message past its role. */
   reads: Readonly<Record<MessageRole, boolean>>;
-  /** The reply rules, in the order they run. */
+  /** In the order they run. */
   replies: readonly ReplyUnit[];
-  /** Of those, the ones that read blocks of `type`: by its exact type, or a suffix (`*_tool_result`). */
+  /** By exact type, or a suffix (`*_tool_result`). */
   blockReaders(type: string): readonly ReplyRule[] | undefined;
-  /** The reply parts any of them reads, as {@link PART_BITS}. */
+  /** As {@link PART_BITS}. */
   parts: number;
 }
 
@@ -92,7 +82,7 @@ function byRole<U extends PatternUnit>(units: readonly U[], roleOf: (unit: U) =>
   });
 }
 
-/** Block types a read remembers the readers of (stored types are few; a store of odd ones is not cached past it). */
+/** A store of odd block types is not cached past this. */
 const KNOWN_BLOCK_TYPES = 256;
 
 function blockReadersOf(rules: readonly ReplyRule[]): RuleSet["blockReaders"] {
@@ -103,7 +93,7 @@ function blockReadersOf(rules: readonly ReplyRule[]): RuleSet["blockReaders"] {
       .map(([, rule]) => rule);
     return readers.length > 0 ? readers : undefined;
   };
-  // One lookup per block: what reads a type is worked out once, the first time it is seen.
+  // What reads a type is worked out once, the first time it is seen.
   const known = new Map<string, readonly ReplyRule[] | null>();
   return (type) => {
     const seen = known.get(type);
@@ -114,7 +104,6 @@ function blockReadersOf(rules: readonly ReplyRule[]): RuleSet["blockReaders"] {
   };
 }
 
-/** `predicates` as one: the one itself when there is one, undefined when there is none. */
 function oneOf<A extends unknown[]>(
   predicates: readonly ((...args: A) => boolean)[],
 ): ((...args: A) => boolean) | undefined {
@@ -155,7 +144,7 @@ function ruleSetOf(applies: (unit: PatternUnit, scope: Scope) => boolean): RuleS
 
 const CACHE = new Map<string, RuleSet>();
 
-/** The rules that apply under `provider` for `model` (see {@link Scope}); one object per pair, kept. */
+/** One object per pair, kept. */
 export function ruleSetFor(provider: ProviderRules | undefined, model: string | undefined): RuleSet {
   const key = `${provider ?? ""}\n${model ?? ""}`;
   let rules = CACHE.get(key);
@@ -172,13 +161,13 @@ export function ruleSetFor(provider: ProviderRules | undefined, model: string | 
   return rules;
 }
 
-/** The boundary rule of `row` that breaks after `prev`, if any; `last` is the message before the boundary. */
+/** `last` is the message before the boundary. */
 export function boundaryBreak(row: BoundaryRow, prev: TurnCode, last?: unknown): BoundaryUnit | undefined {
   const unit = row[prev];
   return unit === undefined || unit.boundary.exempt?.(last) ? undefined : unit;
 }
 
-/** The list of `role` in `lists`: a switch, so every read of it is a named one (this runs for every message). */
+/** A switch, so every read is a named one (this runs for every message). */
 export function ofRole<T>(lists: Readonly<Record<MessageRole, T>>, role: MessageRole): T {
   switch (role) {
     case "human":
@@ -194,7 +183,6 @@ export function ofRole<T>(lists: Readonly<Record<MessageRole, T>>, role: Message
   }
 }
 
-/** The removal rule of `units` (a role's) that removes `message` (with `callCount` calls), if any. */
 export function removalAmong(
   units: readonly RemovalUnit[],
   message: unknown,
@@ -204,7 +192,6 @@ export function removalAmong(
   return undefined;
 }
 
-/** The removal rule that removes `message` (of `role`, with `callCount` calls), if any. */
 export function removalOf(
   rules: RuleSet,
   role: MessageRole,
@@ -216,10 +203,7 @@ export function removalOf(
 
 const NONE: readonly MessageUnit[] = Object.freeze([]);
 
-/**
- * The message rules that change `message` (of `role`, after `prev`), in order; a rule that sends it as another role
- * brings that role's rules. A shared empty array when none does: the clean check runs this for every message.
- */
+/** A rule that sends it as another role brings that role's rules. A shared empty array when none. */
 export function messageRulesOf(
   rules: RuleSet,
   role: MessageRole,

@@ -9,10 +9,7 @@ import { reportOf } from "./report.js";
 import { removalOf, type RuleSet } from "./rule-set.js";
 import type { KeptResult, Turn } from "./turn.js";
 
-/**
- * A turn that gathers an AIMessage with its results, or the index of any
- * other message (an index, not a wrapper object: a repair allocates per turn, not per message).
- */
+/** An index, not a wrapper object, for a message of no turn: a repair allocates per turn, not per message. */
 export type Unit = { turn: Turn } | number;
 
 function removal(unit: PatternUnit, message: unknown, index: number): Repair {
@@ -20,17 +17,9 @@ function removal(unit: PatternUnit, message: unknown, index: number): Repair {
 }
 
 /**
- * Splits `messages[0, end)` into units, assigning every ToolMessage to the call
- * it answers: the nearest earlier AIMessage that declared its `tool_call_id`
- * (providers may reuse ids across turns). `calls[i]` holds the calls of the
- * AIMessage at `i` (`toolCallsOf`), `renamed` the ids renamed ones go out with.
- *
- * - A ToolMessage whose call no earlier AIMessage made is removed (D); a second result for a call is removed (F).
- * - An AIMessage the reply rules change is taken as their copy, recorded in `cleaned` (`place` says where it
- *   stands); one they leave with nothing to send is removed, under each of them.
- * - A message a removal rule reads is removed (H, L).
- *
- * Removed messages are reported whole in `repairs`.
+ * Each ToolMessage goes to the nearest earlier AIMessage that declared its `tool_call_id` (providers may reuse ids
+ * across turns). Orphans (D), second results (F) and what a removal rule reads (H, L) are removed, reported whole;
+ * replies the reply rules change are taken as their copies, in `cleaned`.
  */
 export function segment(
   messages: readonly unknown[],
@@ -43,7 +32,7 @@ export function segment(
   repairs: Repair[],
 ): Unit[] {
   const units: Unit[] = [];
-  // The turn that owns each stored call id (a call without id is answered under "").
+  // A call without id is answered under "".
   const owners = new Map<string, Turn>();
   for (let index = 0; index < end; index++) {
     const message = messages[index];
@@ -55,7 +44,6 @@ export function segment(
       const list = calls[index] ?? [];
       const removed = removalOf(rules, role, clean?.message ?? message, list.length);
       if (removed !== undefined) {
-        // Removed by the rules that left it with nothing to send, or by the removal rule as it was stored.
         const emptied = clean !== undefined && removalOf(rules, role, message, list.length) === undefined;
         const by = emptied ? clean.codes.map((code) => UNITS[code]) : [removed];
         for (const unit of by) repairs.push(removal(unit, message, index));
@@ -68,7 +56,6 @@ export function segment(
       const results = new Array<KeptResult | undefined>(list.length).fill(undefined);
       const ai = clean?.message ?? message;
       const turn: Turn = { ai, index, calls: list, renamed: renamed.get(index), results };
-      // This turn now owns its ids: a result answers the nearest earlier call with its id.
       for (let slot = 0; slot < list.length; slot++) owners.set(list[slot]!.id, turn);
       units.push({ turn });
     } else if (role === "tool") {

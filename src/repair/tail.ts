@@ -1,6 +1,6 @@
 import { hasRunnableCalls, rawCallId, rawToolCallIdOf, roleOf } from "../messages/message-view.js";
 
-/** Whether `messages[from, end)` are results for distinct `tool_calls` of the AIMessage `ai`. */
+/** Results for distinct `tool_calls` of `ai`. */
 function answersOf(ai: unknown, messages: readonly unknown[], from: number, end: number): boolean {
   const calls = (ai as { tool_calls: unknown[] }).tool_calls;
   for (let i = from; i < end; i++) {
@@ -12,16 +12,9 @@ function answersOf(ai: unknown, messages: readonly unknown[], from: number, end:
 }
 
 /**
- * Where the tail of a history starts: the part a resumed run may still
- * complete, so a "preserve" read leaves it untouched.
- *
- * The tail is a trailing run of HumanMessages (the reply is still to come), or
- * the last AIMessage with `tool_calls` plus the ToolMessages after it, when
- * each answers a different one of its calls (tool results are still to come).
- * Nothing else can be completed by a resumed run, so there is no tail (returns
- * `end`) after a plain AIMessage, after an AIMessage whose calls are all
- * invalid (ToolNode runs `tool_calls` only), or after tool results that answer
- * an earlier turn or nothing. `end` reads `messages[0, end)` as the history.
+ * What a resumed run may still complete: trailing HumanMessages, or the last AIMessage with `tool_calls` and results
+ * for distinct calls of it. None (`end`) after a plain reply, a reply whose calls are all invalid (ToolNode runs
+ * `tool_calls` only), or results of an earlier turn.
  */
 export function findTailStart(messages: readonly unknown[], end = messages.length): number {
   let i = end - 1;
@@ -36,11 +29,7 @@ export function findTailStart(messages: readonly unknown[], end = messages.lengt
   return answersOf(messages[i], messages, i + 1, end) ? i : end;
 }
 
-/**
- * Whether the last user turn in `messages` follows a user turn or tool results with nothing between: what the read
- * for that input closed at the end of a broken run. A delta channel stores no repaired list, so the later reads of
- * that run's checkpoints hold the turn unclosed where that read closed it.
- */
+/** What the read for that input closed; a delta channel stores no repaired list, so later reads see it unclosed. */
 export function lastTurnUnclosed(messages: readonly unknown[]): boolean {
   let i = messages.length - 1;
   while (i >= 0 && roleOf(messages[i]) !== "human") i--;

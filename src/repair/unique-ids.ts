@@ -1,11 +1,6 @@
 import { isCallIdChar, MAX_CALL_ID_LENGTH } from "../messages/message-view.js";
 
-/**
- * An allocation-free set of call ids for the clean check: open addressing over arrays kept
- * between calls, emptied by bumping an epoch instead of clearing. It grows (allocates) only when
- * a history holds more calls than ever before.
- * @internal
- */
+/** Allocation-free for the clean check: open addressing over kept arrays, emptied by bumping an epoch. @internal */
 let capacity = 1024;
 let keys: string[] = new Array<string>(capacity).fill("");
 let stamps = new Uint32Array(capacity);
@@ -13,14 +8,12 @@ let inTail = new Uint8Array(capacity);
 let epoch = 0;
 let size = 0;
 
-/** FNV-1a over the UTF-16 code units of `text`. */
 export function hashText(text: string, seed = 0x811c9dc5): number {
   let h = seed;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
 
-/** Starts an empty set. */
 export function resetIds(): void {
   size = 0;
   if (++epoch === 0xffffffff) {
@@ -42,19 +35,12 @@ function grow(): void {
   for (let i = 0; i < oldKeys.length; i++) if (oldStamps[i] === oldEpoch) addId(oldKeys[i]!, oldTail[i] === 1);
 }
 
-/**
- * Adds `id`; returns false when it was already there and at least one of the two occurrences is
- * outside the tail (the repair renames those; two calls of the tail with one id are left alone).
- */
+/** False for a repeat outside the tail (the repair renames those; two tail calls with one id are left alone). */
 export function addId(id: string, tail: boolean): boolean {
   return insert(id, hashText(id), tail);
 }
 
-/**
- * Adds the id of a call outside the tail; returns false when providers reject it: not
- * `isValidCallId` (checked in the same pass as the hash: this runs for every call of every read) or
- * already there.
- */
+/** False for an id providers reject or a repeat; validity is checked in the hash pass: this runs for every call. */
 export function addValidId(id: string): boolean {
   const length = id.length;
   if (length === 0 || length > MAX_CALL_ID_LENGTH) return false;

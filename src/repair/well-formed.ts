@@ -15,22 +15,17 @@ import { boundaryBreak, messageRulesOf, ofRole, removalAmong, TURN, type RuleSet
 import { isSystemBridge } from "./synthetic.js";
 import { addId, addValidId, resetIds } from "./unique-ids.js";
 
-/** How the engine reads a history: the rules that apply, the model it goes to, and how its end is closed. */
 export interface Closing {
   rules: RuleSet;
-  /** The model the history goes to, when known. */
   model: string | undefined;
-  /** Whether the history goes to a Claude model (pattern R on a thinking block without a signature). */
+  /** Pattern R on a thinking block without a signature. */
   toClaude: boolean;
-  /** Whether the Responses API keeps the responses the history replays; unknown when undefined. */
+  /** Unknown when undefined. */
   store: boolean | undefined;
   end: EndKind;
 }
 
-/**
- * Where each reply of `messages` stands for the reply rules; `index` is set per reply. The current turn (after the
- * last HumanMessage) is continued only when no new input follows: the end is open, or a tail is kept for a resume.
- */
+/** `index` is set per reply. The current turn is continued only when no new input follows. */
 export function replyPlace(
   messages: readonly unknown[],
   tailStart: number,
@@ -60,11 +55,7 @@ export function replyPlace(
 
 const NO_CALLS: readonly unknown[] = [];
 
-/**
- * Whether the calls of the AIMessage at the tail start may keep their ids: no call before the
- * tail shares one. Tail calls are read with `toolCallsOf` (the only allocation, and only when a
- * tail with calls is preserved).
- */
+/** No call before the tail shares one of its ids. */
 function tailIdsFree(messages: readonly unknown[], tailStart: number): boolean {
   if (tailStart >= messages.length || roleOf(messages[tailStart]) !== "ai") return true;
   const calls = toolCallsOf(messages[tailStart]);
@@ -72,18 +63,13 @@ function tailIdsFree(messages: readonly unknown[], tailStart: number): boolean {
   return true;
 }
 
-/**
- * Whether a history that must be closed at its end (`closeEnd`) is open there: it ends in a HumanMessage,
- * a tool result, or an AIMessage with calls, so {@link isWellFormed} is false whatever comes before.
- * A cancelled run's history ends so; the check spares the rebuild a walk over the whole list.
- */
+/** A cancelled run's end: the check spares the rebuild a walk over the whole list. */
 export function endsOpen(messages: readonly unknown[]): boolean {
   const last = messages[messages.length - 1];
   const role = roleOf(last);
   return role === "human" || role === "tool" || (role === "ai" && hasRunnableCalls(last));
 }
 
-/** Whether a removal or message rule reads `message` (of a role other than a reply's), after `prev`. */
 function readByRules(rules: RuleSet, role: MessageRole, message: unknown, prev: TurnCode): boolean {
   return (
     removalAmong(ofRole(rules.removals, role), message, 0) !== undefined ||
@@ -91,17 +77,7 @@ function readByRules(rules: RuleSet, role: MessageRole, message: unknown, prev: 
   );
 }
 
-/**
- * Whether the rebuild would change nothing in `messages`: `messages[0, tailStart)` breaks no rule that applies, nor
- * does the boundary with what follows it (the tail's first message, or, when the end is closed, the new HumanMessage
- * the next turn will append). It reads the same rules as the rebuild, through the same lookups (`boundaryBreak`,
- * `messageRulesOf`, `removalAmong`, `needsCleaning`), and the pairing the rebuild makes: each call's result right
- * after its AIMessage, in call order (B, D, E, F), every call in `tool_calls` (G), every id valid and unique (I).
- * A property test holds it to the rebuild on generated histories.
- *
- * This is the clean path of every read, so it allocates nothing in the usual case: calls are read in place from
- * `tool_calls`, and ids go into a set kept between calls (`addValidId`).
- */
+/** Whether the rebuild would change nothing; allocation-free, the clean path of every read (docs/internals.md). */
 export function isWellFormed(messages: readonly unknown[], tailStart: number, closing: Closing): boolean {
   const { rules, end } = closing;
   const table = rules.boundaries;
@@ -117,7 +93,6 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
     const message = messages[i];
     const role = roleOf(message);
     if (answered < calls.length) {
-      // The results come right after their AIMessage, one per call, in call order.
       if (role !== "tool" || rawToolCallIdOf(message) !== rawCallId(calls[answered])) return false;
       if (readsTool && messageRulesOf(rules, role, message, prev).length > 0) return false;
       answered++;

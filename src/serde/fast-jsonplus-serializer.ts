@@ -6,19 +6,8 @@ const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
 /**
- * A drop-in `JsonPlusSerializer` that reads the same bytes several times
- * faster, and writes them faster too.
- *
- * It writes exactly the bytes the stock serializer writes: messages of the
- * `@langchain/core` message classes holding plain data are put in their
- * `toJSON()` form without calling it (most of a stock write), and the rest is
- * left to the stock writer (see `prepare-write.ts` for why the bytes are the
- * same). It reads back exactly what the stock serializer would: LangChain
- * messages of the same classes with the same fields, `undefined` values, and
- * plain JSON are revived in one synchronous pass; any other shape (other
- * LangChain classes, Set, Map, RegExp, Error, Uint8Array, delta snapshots)
- * is read by the stock reviver.
- *
+ * A drop-in `JsonPlusSerializer` that writes the same bytes and reads the same values, several times faster
+ * (docs/serializer.md). Pass it wherever a saver takes a serde:
  * Pass it wherever a saver takes a serde:
  *
  * ```ts
@@ -28,8 +17,7 @@ const encoder = new TextEncoder();
  * new PostgresSaver(pool, serde);
  * ```
  *
- * `IORedisSaver` uses it by default. Like the stock serializer, it builds
- * LangChain objects from stored data: read only checkpoints you wrote.
+ * Like the stock serializer, it builds LangChain objects from stored data: read only checkpoints you wrote.
  */
 export class FastJsonPlusSerializer extends JsonPlusSerializer {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signature of JsonPlusSerializer._dumps
@@ -37,12 +25,11 @@ export class FastJsonPlusSerializer extends JsonPlusSerializer {
     const prepared = prepareWrite(obj);
     if (prepared === undefined) return super._dumps(obj);
     try {
-      // Acyclic, so the stock writer's cycle walk would change nothing; plain JSON data, which its replacer
-      // (`_default` in every 1.x) returns as it is: what is left of the stock writer is JSON.stringify and UTF-8.
+      // Acyclic plain JSON data, which the stock replacer (`_default` in every 1.x) returns as it is.
       if (!prepared.needsReplacer) return encoder.encode(JSON.stringify(prepared.value));
       return super._dumps(prepared.value);
     } catch {
-      // Only nesting deeper than the stack (a converted message is one level deeper): the stock writer's outcome.
+      // Only nesting deeper than the stack: the stock writer's outcome.
       return super._dumps(obj);
     }
   }

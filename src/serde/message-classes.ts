@@ -1,30 +1,20 @@
-/**
- * The LangChain message classes the fast reviver builds directly, and the
- * constructor keys `load()` from `@langchain/core/load` would pass them.
- */
+// The classes the fast reviver builds, and the constructor keys `load()` would pass them.
 import * as messages from "@langchain/core/messages";
 
 type MessageClass = new (fields: Record<string, unknown>) => messages.BaseMessage;
 
-/** One message class as `load()` sees it. */
 export interface MessageClassEntry {
-  /** The class `load()` resolves for `["langchain_core", "messages", name]`. */
+  /** As `load()` resolves `["langchain_core", "messages", name]`. */
   readonly ctor: MessageClass;
-  /**
-   * `load()`'s key for a serialized kwargs key, or `undefined` when only its
-   * camel-casing rule would give it (the caller then defers to the stock path).
-   */
+  /** `undefined` when only camel-casing would give it: the caller defers to the stock path. */
   keyFor(key: string): string | undefined;
 }
 
 const SEPARATORS = /[-_\s]/;
-// Only hits are cached: names come from stored data, so misses must not grow it.
+// Only hits are cached: names come from stored data.
 const entries = new Map<string, MessageClassEntry>();
 
-/**
- * The inverted `lc_aliases` of a class and its ancestors, built as `load()`
- * builds it (a plain object, so inherited names resolve the same way too).
- */
+/** As `load()` builds it: a plain object, so inherited names resolve the same way. */
 function invertedAliases(ctor: MessageClass): Record<string, string> {
   const aliases: Record<string, string> = {};
   for (
@@ -52,8 +42,7 @@ function entryFor(ctor: MessageClass, name: string): MessageClassEntry {
   Object.defineProperty(ctor, "name", { value: name });
   return {
     ctor,
-    // keyFromJson: an alias, else the camel-cased key. Names an object
-    // inherits ("constructor", "__proto__") defer rather than copy its quirks.
+    // keyFromJson: an alias, else the camel-cased key. Inherited names ("constructor", "__proto__") defer.
     keyFor(key) {
       const alias = Object.hasOwn(inverted, key) ? inverted[key] : undefined;
       if (alias) return alias;
@@ -62,10 +51,7 @@ function entryFor(ctor: MessageClass, name: string): MessageClassEntry {
   };
 }
 
-/**
- * The entry for the message class `load()` would build from the id
- * `["langchain_core", "messages", name]`, or `undefined` for any other name.
- */
+/** `undefined` for a name `load()` would not build a message from. */
 export function messageClass(name: string): MessageClassEntry | undefined {
   let entry = entries.get(name);
   if (entry === undefined) {

@@ -1,10 +1,6 @@
-/**
- * The metrics, named in OpenTelemetry's semantic-convention style (docs/observability.md describes each): counters
- * of reads and of repairs, and the wrapper's own time per read.
- */
+// Named in OpenTelemetry's semantic-convention style; docs/observability.md describes each.
 import type { HistogramLike, MeterProviderLike, TelemetryAttributes } from "./open-telemetry-api.js";
 
-/** The instrumentation scope the metrics are recorded under. */
 export const METER_NAME = "langgraph-checkpoint-sanitizer";
 
 export const METRIC_NAMES = {
@@ -12,53 +8,39 @@ export const METRIC_NAMES = {
   repairs: "checkpoint_sanitizer.repairs",
   readDuration: "checkpoint_sanitizer.read.duration",
 } as const;
-/** Attribute keys, on every metric and span event unless said otherwise. */
+/** On every metric and span event unless said otherwise (docs/observability.md). */
 export const ATTRIBUTES = {
-  /** `checkpointer`, `middleware` or `doctor`. */
   entryPoint: "checkpoint_sanitizer.entry_point",
-  /** `getTuple`, `list` or `wrapModelCall`. */
   operation: "checkpoint_sanitizer.operation",
-  /** The wrapped saver's class (not on the middleware's requests). */
   saver: "checkpoint_sanitizer.saver",
-  /** The `provider` setting, `none` when unset (the middleware: the rules of the model called). */
   provider: "checkpoint_sanitizer.provider",
-  /** The tail decision: `repair`, `preserve`, `finished` or `request`. */
   tail: "checkpoint_sanitizer.tail",
-  /** Reads and their duration: `clean` or `repaired`. */
   outcome: "checkpoint_sanitizer.read.outcome",
-  /** Repaired reads: the codes of the patterns repaired, sorted, joined by commas (`B,C`). */
   patterns: "checkpoint_sanitizer.read.patterns",
-  /** Repairs: the pattern's code (`B`). */
   code: "checkpoint_sanitizer.repair.code",
-  /** Repairs: `inserted`, `removed`, `moved` or `rewritten`. */
   action: "checkpoint_sanitizer.repair.action",
-  /** Repairs: where the pattern applies, as in the README's table (`anywhere`, `leftovers,provider`, …). */
   applies: "checkpoint_sanitizer.repair.applies",
-  /** Span events: the codes of the patterns repaired, sorted (`["B", "C"]`). */
   codes: "checkpoint_sanitizer.repair.codes",
-  /** Span events: how many repairs of each of those codes (`[2, 1]`). */
   counts: "checkpoint_sanitizer.repair.counts",
-  /** Span events: how many repairs in all. */
   count: "checkpoint_sanitizer.repair.count",
 } as const;
 
-/** Upper bounds of the duration buckets, in seconds: a clean read takes tens of microseconds, a long repair milliseconds. */
+/** In seconds: a clean read takes tens of microseconds, a long repair milliseconds. */
 const DURATION_BUCKETS = [
   0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
 ];
 
-/** A counter summed here and handed to the SDK when it collects: a read costs a map lookup, not the SDK's hashing. */
+/** Summed here and handed to the SDK when it collects: a read costs a map lookup, not the SDK's hashing. */
 export class BatchedCounter {
   private readonly totals = new Map<string, { attributes: TelemetryAttributes; value: number }>();
 
-  /** Adds `value` to the series `key` names; `attributes` builds its attributes the first time. */
+  /** `attributes` builds the series' attributes the first time. */
   add(key: string, value: number, attributes: () => TelemetryAttributes): void {
     const series = this.totals.get(key);
     if (series === undefined) this.totals.set(key, { attributes: attributes(), value });
     else series.value += value;
   }
 
-  /** The observable counter's callback: each series' running total. */
   readonly observe = (result: { observe(value: number, attributes?: TelemetryAttributes): void }) => {
     for (const { attributes, value } of this.totals.values()) result.observe(value, attributes);
   };
@@ -68,11 +50,11 @@ export interface Instruments {
   reads: BatchedCounter;
   repairs: BatchedCounter;
   readDuration: HistogramLike;
-  /** The attributes of each duration series, built once. */
+  /** Built once. */
   durationAttributes: Map<string, TelemetryAttributes>;
 }
 
-/** The three instruments on `provider`'s meter. The counters are observable: the SDK reads their totals when it collects. */
+/** The counters are observable: the SDK reads their totals when it collects. */
 export function createInstruments(provider: MeterProviderLike): Instruments {
   const meter = provider.getMeter(METER_NAME);
   const reads = new BatchedCounter();

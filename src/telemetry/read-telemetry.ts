@@ -8,10 +8,9 @@ import {
   type TelemetryAttributes,
 } from "./open-telemetry-api.js";
 
-/** Where a read came in: the checkpointer (alone or under `sanitizeGraph`), the model-call middleware, the doctor. */
 export type EntryPoint = "checkpointer" | "middleware" | "doctor";
 
-/** What the `telemetry` option takes: on, off, or on with a provider of its own. */
+/** On, off, or on with a provider of its own. */
 export type TelemetryOption =
   | boolean
   | {
@@ -21,16 +20,12 @@ export type TelemetryOption =
       entryPoint?: EntryPoint;
     };
 
-/** The name of the event a repaired read adds to the active span. */
 export const REPAIR_EVENT = "checkpoint_sanitizer.repair";
 
-/**
- * The instruments of each provider, shared by every checkpointer and middleware recording to it; `null` for the
- * API's no-op provider (no SDK registered), so that a read skips all of it.
- */
+/** Shared per provider; `null` for the API's no-op provider (no SDK), so a read skips all of it. */
 const instrumentsByProvider = new WeakMap<MeterProviderLike, Instruments | null>();
 
-/** Throws an `InvalidOptionError` unless `option` is a {@link TelemetryOption}. @internal */
+/** @internal */
 export function assertTelemetryOption(option: unknown): asserts option is TelemetryOption | undefined {
   if (option === undefined || typeof option === "boolean") return;
   const provider = (option as { meterProvider?: { getMeter?: unknown } } | null)?.meterProvider;
@@ -52,23 +47,16 @@ const sortedCounts = (repairs: readonly Repair[]): [string, number][] => {
   return [...counts].sort(([a], [b]) => (a < b ? -1 : 1));
 };
 
-/**
- * Records each read to OpenTelemetry: the read and repair counters, the wrapper's own time, and an event on the
- * active span when the read repaired something. It knows no pattern: it records the codes and actions a read's
- * repairs carry. Until `@opentelemetry/api` is loaded (`loading`), without it, and without an SDK, it records
- * no metrics and costs a lookup. A read calls {@link begin} for its start time, then {@link record}.
- * @internal
- */
+/** Read counters, the wrapper's own time, and a span event per repaired read; without an SDK, a lookup. @internal */
 export class ReadTelemetry {
-  /** Pending while `@opentelemetry/api` loads: a read awaits it, so that the first read is recorded too. */
+  /** A read awaits it, so the first read is recorded too. */
   loading: Promise<void> | undefined;
   private api: OpenTelemetryApi | undefined;
   private provider: MeterProviderLike | undefined;
   private instruments: Instruments | null = null;
-  /** What tells this entry point and saver's series from those of others recording to the same provider. */
   private readonly baseKey: string;
 
-  /** `undefined` when `option` turns telemetry off. */
+  /** `undefined` when telemetry is off. */
   static create(option: TelemetryOption | undefined, base: { entryPoint: EntryPoint; saver?: string }) {
     if (option === false) return undefined;
     const own = typeof option === "object" ? option : {};
@@ -89,16 +77,12 @@ export class ReadTelemetry {
     });
   }
 
-  /** The time a read starts, when anything records it; `undefined` otherwise. */
+  /** `undefined` when nothing records. */
   begin(): number | undefined {
     return this.currentInstruments() === null ? undefined : performance.now();
   }
 
-  /**
-   * One read, timed from `started` when {@link begin} returned a time (else counted, not timed): `repairs` are all
-   * it made, none for a clean read. Per read, not per message: a map lookup for each counter and one histogram
-   * record. A repaired read also adds an event to the active span, with or without an SDK for metrics.
-   */
+  /** Per read, not per message: a map lookup per counter and one histogram record. */
   record(operation: string, tail: string, provider: string, repairs: readonly Repair[], started?: number): void {
     const instruments = this.currentInstruments();
     if (instruments === null && repairs.length === 0) return;
@@ -140,7 +124,7 @@ export class ReadTelemetry {
     });
   }
 
-  /** The instruments of the provider in use; looked up again when the app registers another global provider. */
+  /** Looked up again when the app registers another global provider. */
   private currentInstruments(): Instruments | null {
     const provider = this.meterProvider ?? this.api?.metrics.getMeterProvider();
     if (provider === undefined) return null;

@@ -1,18 +1,14 @@
-/**
- * The doctor's Postgres adapter: the tables of `@langchain/langgraph-checkpoint-postgres`, in one schema, read and
- * written through FastPostgresSaver, whose pool survives the server ending its connections (a restart, PgBouncer).
- */
+// Through FastPostgresSaver, whose pool survives the server ending its connections (a restart, PgBouncer).
 import type { Pool } from "pg";
 import { redact } from "../../redact.js";
 import { DoctorStoreError, loadOptional, PAGE, type OpenStore, type ThreadFilter, type ThreadRef } from "../store.js";
 
-/** One connection lists the threads; the others read and write pages of them concurrently. */
+/** One lists the threads; the others read and write pages concurrently. */
 const CONNECTIONS = 5;
 
-/** The report's order in any database collation: byte order, which is code point order in UTF-8. */
+/** Byte order, code point order in UTF-8, in any collation. */
 const ORDER = `checkpoint_ns COLLATE "C", thread_id COLLATE "C"`;
 
-/** The pairs `filter` selects, as SQL over `table` and its arguments. */
 function selectThreads(table: string, { threadId, checkpointNs, after }: ThreadFilter): [string, unknown[]] {
   return [
     `SELECT thread_id, checkpoint_ns FROM ${table}
@@ -23,12 +19,7 @@ function selectThreads(table: string, { threadId, checkpointNs, after }: ThreadF
   ];
 }
 
-/**
- * The pairs in the report's order, through a cursor. The primary key starts with the thread, so that order needs
- * one sort of every pair: the server does it once (spilling to disk past `work_mem`) and hands it over a page at
- * a time, where keyset pages would each sort the whole table again. The cursor's read-only transaction lasts the
- * scan.
- */
+/** A cursor: the key starts with the thread, so the server sorts once, where keyset pages would each sort again. */
 async function* cursorPages(pool: Pool, [sql, args]: [string, unknown[]]): AsyncGenerator<ThreadRef[]> {
   const client = await pool.connect();
   try {
@@ -55,8 +46,7 @@ export async function openPostgres(url: string, schema = "public"): Promise<Open
   type ReadPathSaver = import("../../postgres/read-path.js").ReadPathSaver;
   const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5000, max: CONNECTIONS });
   const saver = new FastPostgresSaver(pool, undefined, { schema });
-  // The saver's own read path (its serde and protected helpers), so a page of latest checkpoints gives the tuples
-  // its getTuple gives.
+  // The saver's own read path, so a page of latest checkpoints gives the tuples its getTuple gives.
   const readPath = new PostgresReadPath(pool, schema, saver as unknown as ReadPathSaver, (c) => saver.getTuple(c));
   const table = `${pg.escapeIdentifier(schema)}.checkpoints`;
   try {
@@ -78,7 +68,7 @@ export async function openPostgres(url: string, schema = "public"): Promise<Open
       const counted = pool.query<{ n: string }>(`SELECT count(*) AS n FROM (${selection[0]}) AS pairs`, selection[1]);
       return {
         pages: cursorPages(pool, selection),
-        // Only for progress: a failed count leaves the total unknown, and the scan reports its own errors.
+        // Only for progress: a failed count leaves the total unknown.
         total: counted.then(({ rows }) => Number(rows[0]!.n)).catch(() => undefined),
       };
     },

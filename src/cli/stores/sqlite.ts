@@ -1,4 +1,3 @@
-/** The doctor's SQLite adapter: a `@langchain/langgraph-checkpoint-sqlite` file. */
 import { existsSync } from "node:fs";
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import type { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
@@ -15,11 +14,7 @@ import {
   type ThreadRef,
 } from "../store.js";
 
-/**
- * The connection as a dry run hands it to SqliteSaver. Its setup switches the file to WAL mode and creates its
- * tables, writes that a read-only connection refuses; the checkpoints table was checked to exist, so both are
- * skipped, and everything else reaches the connection.
- */
+/** SqliteSaver's setup writes (WAL mode, tables) that a read-only connection refuses are skipped. */
 function withoutSetupWrites(db: Database.Database): Database.Database {
   return new Proxy(db, {
     get(target, key) {
@@ -34,10 +29,8 @@ type RefRow = { thread_id: string; checkpoint_ns: string };
 const toRef = (r: RefRow): ThreadRef => ({ threadId: r.thread_id, checkpointNs: r.checkpoint_ns });
 
 /**
- * The pairs `filter` selects, sorted by namespace then thread id. The checkpoints table is keyed by thread first,
- * so that order needs a sort of every pair: done once, into a temporary table the connection keeps in a temporary
- * file (read-only connections may write it; the store's file is untouched), then read a keyset page at a time. A
- * statement iterated over the whole run instead would hold the connection busy, and `--fix` writes on it.
+ * The table is keyed by thread first, so the order needs one sort, into a temporary table (read-only connections may
+ * write it), read a keyset page at a time: a statement held open for the run would block `--fix`'s writes.
  */
 function listThreads(db: Database.Database, { threadId, checkpointNs, after }: ThreadFilter) {
   db.exec(`DROP TABLE IF EXISTS temp.doctor_threads;
@@ -46,8 +39,7 @@ function listThreads(db: Database.Database, { threadId, checkpointNs, after }: T
     `INSERT INTO temp.doctor_threads SELECT DISTINCT checkpoint_ns, thread_id FROM main.checkpoints
      WHERE (? IS NULL OR thread_id = ?) AND (? IS NULL OR checkpoint_ns = ?)`,
   ).run(threadId ?? null, threadId ?? null, checkpointNs ?? null, checkpointNs ?? null);
-  // Two statements, not one with `? IS NULL OR`: that disjunction keeps SQLite off the key, so each page would
-  // scan every pair before it.
+  // Two statements: `? IS NULL OR` keeps SQLite off the key, so each page would scan every pair before it.
   const select = `SELECT thread_id, checkpoint_ns FROM temp.doctor_threads`;
   const order = `ORDER BY checkpoint_ns, thread_id LIMIT ${PAGE}`;
   const first = db.prepare(`${select} ${order}`);
@@ -60,7 +52,6 @@ function listThreads(db: Database.Database, { threadId, checkpointNs, after }: T
   return { pages: pages((from) => page(from).map(toRef), after), total: Promise.resolve(n) };
 }
 
-/** A row of {@link LATEST}: SqliteSaver's getTuple row, with the position of its thread in the batch. */
 interface LatestRow {
   position: number;
   thread_id: string;
@@ -72,11 +63,7 @@ interface LatestRow {
   pending_writes: string;
 }
 
-/**
- * SqliteSaver's getTuple statement (1.x) for the latest checkpoint of each (thread, namespace) of a JSON array,
- * one index probe apiece: a page of threads in one statement, where getTuple takes one per thread. Its
- * `pending_sends` column is left out: getTuple reads only what its own migration of pending sends reads again.
- */
+/** SqliteSaver's getTuple statement (1.x) for a page of threads, one index probe apiece, minus `pending_sends`. */
 const LATEST = `WITH ref(position, thread_id, checkpoint_ns) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))
   SELECT ref.position, c.thread_id, c.checkpoint_id, c.parent_checkpoint_id, c.type, c.checkpoint, c.metadata,
     (SELECT json_group_array(json_object('task_id', pw.task_id, 'channel', pw.channel, 'type', pw.type,
@@ -88,11 +75,7 @@ const LATEST = `WITH ref(position, thread_id, checkpoint_ns) AS (SELECT key, jso
     AND c.checkpoint_id = (SELECT max(checkpoint_id) FROM checkpoints
       WHERE thread_id = ref.thread_id AND checkpoint_ns = ref.checkpoint_ns)`;
 
-/**
- * The latest checkpoint of each of `refs`, in one statement, built into the tuple SqliteSaver's getTuple builds from
- * the same row, field for field. A checkpoint from before LangGraph stored pending sends as a channel is read by
- * getTuple itself, which migrates them.
- */
+/** Field for field as getTuple builds it; a checkpoint before format 4 goes to getTuple, which migrates its sends. */
 async function latest(statement: Database.Statement, saver: SqliteSaver, refs: readonly ThreadRef[]) {
   const rows = statement.all(JSON.stringify(refs.map((r) => [r.threadId, r.checkpointNs]))) as LatestRow[];
   const tuples: (CheckpointTuple | undefined)[] = refs.map(() => undefined);
@@ -130,7 +113,7 @@ async function latest(statement: Database.Statement, saver: SqliteSaver, refs: r
   return tuples;
 }
 
-/** Opens a SQLite store; without `writable`, read-only, so a dry run leaves the file exactly as it was. */
+/** Read-only without `writable`, so a dry run leaves the file as it was. */
 export async function openSqlite(file: string, { writable }: OpenOptions): Promise<OpenStore> {
   // SqliteSaver creates its tables in any file it opens; the doctor must not create a store by accident.
   if (!existsSync(file)) throw new DoctorStoreError(`no such SQLite file: ${file}`);
@@ -144,8 +127,6 @@ export async function openSqlite(file: string, { writable }: OpenOptions): Promi
     db.close();
     throw new DoctorStoreError(`${file} has no checkpoints table: is it a LangGraph SQLite store?`);
   }
-  // The fast serializer reads every stored value as the stock one does (and writes the same bytes), as it does
-  // under a SanitizingCheckpointer.
   const saver = new SqliteSaver(writable ? db : withoutSetupWrites(db), new FastJsonPlusSerializer());
   let statement: Database.Statement | undefined;
   return {

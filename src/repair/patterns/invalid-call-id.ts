@@ -15,7 +15,7 @@ export const invalidCallId = definePattern({
 
 const NO_RENAMES: ReadonlyMap<number, string[]> = new Map();
 
-/** Whether every call in the history has a valid id no other call uses: the usual case, checked allocation-free. */
+/** The usual case, checked allocation-free. */
 function idsAllKept(calls: readonly (readonly ToolCallRef[] | undefined)[]): boolean {
   resetIds();
   for (let i = 0; i < calls.length; i++) {
@@ -26,13 +26,9 @@ function idsAllKept(calls: readonly (readonly ToolCallRef[] | undefined)[]): boo
 }
 
 /**
- * The ids the calls of an AIMessage before `tailStart` go out with, by message index, for the
- * messages where some call is renamed (every other call keeps its id). A call
- * keeps its id when every provider accepts it (`isValidCallId`) and no later call reuses it;
- * otherwise it gets a deterministic replacement, which its results take too. Of calls sharing an
- * id the last keeps it: that is the one a resumed run may still answer (ToolNode writes results
- * under the id it was given). Calls in the tail are never renamed. Anthropic's `tool_use.id` must match
- * `^[a-zA-Z0-9_-]+$`; OpenAI's ids are at most 40 characters; an id two calls share pairs results with the wrong call.
+ * Anthropic's `tool_use.id` must match `^[a-zA-Z0-9_-]+$`, OpenAI's ids are at most 40 characters, and an id two
+ * calls share pairs results with the wrong call. Of calls sharing an id the last keeps it (a resumed run may still
+ * answer it); tail calls are never renamed.
  * @internal
  */
 export function planCallIds(
@@ -41,8 +37,7 @@ export function planCallIds(
   tailStart: number,
 ): ReadonlyMap<number, string[]> {
   if (idsAllKept(calls)) return NO_RENAMES;
-  // Calls are numbered in history order (small integers: no string or heap number per call); each
-  // valid id maps to the number of the last call that uses it.
+  // Small integers per call, no string or heap number; each valid id maps to its last call.
   const lastOwner = new Map<string, number>();
   let n = 0;
   for (let i = 0; i < messages.length; i++) {
@@ -53,7 +48,7 @@ export function planCallIds(
       n++;
     }
   }
-  // Every id in the history, which a replacement must not take; needed only once a call is renamed.
+  // A replacement must not take any id in the history; needed only once a call is renamed.
   let taken: Set<string> | undefined;
   const plan = new Map<number, string[]>();
   n = 0;
@@ -77,12 +72,10 @@ export function planCallIds(
   return plan;
 }
 
-/** Whether call number `n`, with `id`, keeps it: the id is valid and no later call uses it. */
 function keepsId(id: string, n: number, lastOwner: ReadonlyMap<string, number>): boolean {
   return isValidCallId(id) && lastOwner.get(id) === n;
 }
 
-/** Every call id and tool_call_id in `messages`. */
 function idsIn(messages: readonly unknown[], calls: readonly (readonly ToolCallRef[] | undefined)[]): Set<string> {
   const ids = new Set<string>();
   for (let i = 0; i < messages.length; i++) {
@@ -92,7 +85,7 @@ function idsIn(messages: readonly unknown[], calls: readonly (readonly ToolCallR
   return ids;
 }
 
-/** A valid call id derived from `seed` alone, made unique against `taken` (and added to it). */
+/** Derived from `seed` alone, unique against `taken` (and added to it). */
 function replacementId(seed: string, taken: Set<string>): string {
   const base = `sanitizer_${hashText(seed).toString(36)}${hashText(seed, 0x9747b28c).toString(36)}`;
   let id = base;
