@@ -7,7 +7,7 @@ import { ToolCallLimitExceededError, toolCallLimitMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
 import { buildAgent, cancelAgentTurn, nextAgentTurn, threadConfig, type AgentKind } from "../support/agents.js";
-import { rejectingProviders, WIRE_PROFILES, type WireProfile } from "../support/provider-rules.js";
+import { rejectingProviders, WIRE_PROFILES, type WireProfile } from "../support/oracle/provider-rejections.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import { FIRST_QUESTION, agentModel, type StopPoint } from "../support/scenarios.js";
 

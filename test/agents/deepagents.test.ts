@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
 import { buildAgent, cancelAgentTurn, nextAgentTurn, threadConfig } from "../support/agents.js";
-import { rejectingProviders } from "../support/provider-rules.js";
+import { rejectingProviders } from "../support/oracle/provider-rejections.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import { FIRST_QUESTION, agentModel } from "../support/scenarios.js";
 

@@ -9,7 +9,7 @@ import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
 import { buildAgent, threadConfig } from "../support/agents.js";
 import { comparable, rawAndSanitized } from "../support/compare.js";
-import { rejectingProviders, WIRE_PROFILES } from "../support/provider-rules.js";
+import { rejectingProviders, WIRE_PROFILES } from "../support/oracle/provider-rejections.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import { FIRST_QUESTION, agentModel } from "../support/scenarios.js";
 import { StrictChatModel } from "../support/strict-chat-model.js";

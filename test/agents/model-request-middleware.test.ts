@@ -9,7 +9,7 @@ import { InvalidOptionError, SanitizingCheckpointer, isSyntheticMessage } from "
 import { sanitizeMessagesMiddleware, type ModelRequestRepairEvent } from "../../src/middleware/index.js";
 import { buildAgent, keepFirstAndLastThree, threadConfig } from "../support/agents.js";
 import { comparable } from "../support/compare.js";
-import { rejectingProviders, WIRE_PROFILES, type ProviderProfile } from "../support/provider-rules.js";
+import { rejectingProviders, WIRE_PROFILES, type ProviderProfile } from "../support/oracle/provider-rejections.js";
 import { FIRST_QUESTION, agentModel } from "../support/scenarios.js";
 import { StrictChatModel } from "../support/strict-chat-model.js";
 import { thrownBy } from "../support/thrown.js";

@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, type RepairEvent } from "../../src/index.js";
 import { calls, human, shape } from "../support/messages.js";
-import { rejectingProviders } from "../support/provider-rules.js";
+import { rejectingProviders } from "../support/oracle/provider-rejections.js";
 import { reactGraph } from "../support/react-graph.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import { FIRST_QUESTION, agentModel, cancelFirstTurn } from "../support/scenarios.js";

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { DoctorReport } from "../../src/cli/doctor.js";
 import { SanitizingCheckpointer, sanitizeGraph, type PatternId } from "../../src/index.js";
-import { providerError } from "../support/provider-rules.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 import { storeFinishedRun } from "../wire/agents.js";
 import { reactGraph } from "../support/react-graph.js";
 import { agentModel, LOOKUP_RESULT } from "../support/scenarios.js";

@@ -1,7 +1,7 @@
 // A turn cancelled inside a subgraph: every namespace the next run reads is repaired.
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, type RepairEvent } from "../../src/index.js";
-import { PROVIDER_PROFILES, rejectingProviders } from "../support/provider-rules.js";
+import { PROVIDER_PROFILES, rejectingProviders } from "../support/oracle/provider-rejections.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import { MESSAGES_FIELDS } from "../support/react-graph.js";
 import { STOP_POINTS, cancelFirstTurn, nextTurn, type Mount, type StopPoint } from "../support/scenarios.js";

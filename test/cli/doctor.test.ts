@@ -20,7 +20,7 @@ import { openPostgres } from "../../src/cli/stores/postgres.js";
 import { openRedis } from "../../src/cli/stores/redis.js";
 import { openSqlite } from "../../src/cli/stores/sqlite.js";
 import { calls } from "../support/messages.js";
-import { rejectingProviders } from "../support/provider-rules.js";
+import { rejectingProviders } from "../support/oracle/provider-rejections.js";
 import { storeFinishedRun } from "../wire/agents.js";
 import { reactGraph, type MessagesField } from "../support/react-graph.js";
 import { deleteKeys, postgresFactory, redisFactory, saverFactories, unique } from "../support/savers.js";

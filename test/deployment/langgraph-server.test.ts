@@ -16,7 +16,7 @@ import { register } from "tsx/esm/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYNTHETIC_ID_PREFIX } from "../../src/index.js";
 import { APPROVAL_QUESTION } from "../support/approval-agent.js";
-import { PROVIDER_PROFILES, type ProviderProfile } from "../support/provider-rules.js";
+import { PROVIDER_PROFILES, type ProviderProfile } from "../support/oracle/provider-rejections.js";
 import { FIRST_QUESTION, LOOKUP_RESULT } from "../support/scenarios.js";
 import {
   FRONT_ENDS,

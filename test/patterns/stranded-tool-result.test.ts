@@ -3,7 +3,7 @@
 import type { AIMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
+import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
 import { calls, human, result, shape } from "../support/messages.js";
 
 describe("pattern N: results recovered from outside the list", () => {

@@ -20,7 +20,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
 import { comparable } from "../support/compare.js";
-import { rejectingProviders } from "../support/provider-rules.js";
+import { rejectingProviders } from "../support/oracle/provider-rejections.js";
 import { reactGraph } from "../support/react-graph.js";
 import { fastPostgresFactory, postgresFactory, saverPerTest } from "../support/savers.js";
 import {

@@ -7,7 +7,7 @@ import { END, START, StateGraph, type Annotation, type BaseCheckpointSaver } fro
 import { describe, expect, it } from "vitest";
 import { sanitizeGraph, SanitizingCheckpointer } from "../../src/index.js";
 import { buildAgent, threadConfig, type Agent } from "../support/agents.js";
-import { rejectingProviders } from "../support/provider-rules.js";
+import { rejectingProviders } from "../support/oracle/provider-rejections.js";
 import { hangUntilAborted, messagesState, reactGraph, type ToolFn } from "../support/react-graph.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, cancelled } from "../support/scenarios.js";

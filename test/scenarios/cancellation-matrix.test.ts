@@ -5,7 +5,7 @@ import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
 import { comparable } from "../support/compare.js";
-import { PROVIDER_PROFILES, rejectingProviders, type ProviderProfile } from "../support/provider-rules.js";
+import { PROVIDER_PROFILES, rejectingProviders, type ProviderProfile } from "../support/oracle/provider-rejections.js";
 import { MESSAGES_FIELDS, reactGraph } from "../support/react-graph.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import {

@@ -22,7 +22,7 @@ import {
   type FrontEnd,
   type ViewMessage,
 } from "../../examples/chat-ui/page/front-ends.js";
-import { PROVIDER_PROFILES, type ProviderProfile } from "../support/provider-rules.js";
+import { PROVIDER_PROFILES, type ProviderProfile } from "../support/oracle/provider-rejections.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, stoppingParts, type StopPoint } from "../support/scenarios.js";
 import { StrictChatModel } from "../support/strict-chat-model.js";

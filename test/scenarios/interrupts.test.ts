@@ -5,7 +5,7 @@ import { Annotation, Command, END, START, StateGraph, interrupt, type BaseCheckp
 import { describe, expect, it } from "vitest";
 import { approvalAgent } from "../support/approval-agent.js";
 import { comparable, rawAndSanitized } from "../support/compare.js";
-import { rejectingProviders } from "../support/provider-rules.js";
+import { rejectingProviders } from "../support/oracle/provider-rejections.js";
 import { MESSAGES_FIELDS, type MessagesField } from "../support/react-graph.js";
 import { saverFactories, saverPerTest } from "../support/savers.js";
 

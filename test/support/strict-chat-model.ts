@@ -1,6 +1,6 @@
 /**
  * A fake chat model as strict as a real provider: it rejects a history the
- * way the chosen provider does (see provider-rules.ts), and otherwise replies
+ * way the chosen provider does (see test/support/oracle/provider-rejections.ts), and otherwise replies
  * from a script, token by token, so a run can be cancelled mid-stream.
  */
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
@@ -11,7 +11,7 @@ import {
 } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
-import { providerError, type ProviderProfile } from "./provider-rules.js";
+import { providerError, type ProviderProfile } from "./oracle/provider-rejections.js";
 
 /** What the model answers: text, and optionally tool calls. */
 export interface ScriptedReply {

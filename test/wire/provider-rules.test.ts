@@ -11,7 +11,7 @@ import {
   type ProviderEmulator,
 } from "../support/provider-emulator/index.js";
 import { repairMessages } from "../../src/index.js";
-import { rulesOf } from "../support/expect-accepted.js";
+import { rulesOf } from "../support/oracle/expect-accepted.js";
 import { human } from "../support/messages.js";
 import { BROKEN } from "./histories.js";
 

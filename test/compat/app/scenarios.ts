@@ -28,7 +28,7 @@ import { SanitizingCheckpointer, sanitizeGraph } from "langgraph-checkpoint-sani
 import { sanitizeMessagesMiddleware } from "langgraph-checkpoint-sanitizer/middleware";
 import { FastPostgresSaver } from "langgraph-checkpoint-sanitizer/postgres";
 import { IORedisSaver } from "langgraph-checkpoint-sanitizer/redis";
-import { rejectingProviders } from "../../support/provider-rules.js";
+import { rejectingProviders } from "../../support/oracle/provider-rejections.js";
 import type { ScenarioName } from "./scenario-names.js";
 import { FIRST_QUESTION, agentModel } from "../../support/agent-model.js";
 import { settled } from "../../support/settled.js";

@@ -1,7 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { expect } from "vitest";
-import type { ProviderRules } from "../../src/repair/provider-rules.js";
-import { rejectingProviders, WIRE_PROFILES, type WireProfile } from "./provider-rules.js";
+import type { ProviderRules } from "../../../src/repair/provider-rules.js";
+import { rejectingProviders, WIRE_PROFILES, type WireProfile } from "./provider-rejections.js";
 
 /** Asserts every provider profile accepts `messages`. */
 export function expectAcceptedByAllProviders(messages: readonly unknown[]): void {
