@@ -82,7 +82,7 @@ const OPENINGS: Record<string, BaseMessage[]> = {
 };
 
 /**
- * The clients whose provider rejects an opening (as the emulator models it; see test/wire/provider-rules.test.ts),
+ * The clients whose provider rejects an opening (as the emulator models it; see test/wire/emulator-rules.test.ts),
  * and so is no clean conversation for them. Every other client takes it as it is.
  */
 const REJECTED_BY: Record<string, readonly AnyClient[]> = {
