@@ -8,8 +8,8 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { END, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import type { StateSnapshot } from "@langchain/langgraph";
-import { buildAgent, langchainTools } from "../test/support/agents.js";
-import { reactGraph } from "../test/support/react-graph.js";
+import { buildAgent, langchainTools } from "../test/support/graphs/agents.js";
+import { reactGraph } from "../test/support/graphs/react-graph.js";
 import { toolNodeAgent } from "../test/wire/agents.js";
 import { CHAOS_TOOLS } from "./tools.js";
 

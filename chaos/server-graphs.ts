@@ -12,7 +12,7 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { sanitizeGraph } from "../src/index.js";
 import { CLIENTS, chatModel, type Client } from "../test/support/provider-emulator/index.js";
-import { langchainTools } from "../test/support/agents.js";
+import { langchainTools } from "../test/support/graphs/agents.js";
 import { toolNodeAgent } from "../test/wire/agents.js";
 import { CHAOS_TOOLS } from "./tools.js";
 

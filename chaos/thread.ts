@@ -13,7 +13,7 @@ import { Command, GraphDrained, RunControl } from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { hasPendingInterrupt } from "../src/index.js";
 import type { Client } from "../test/support/provider-emulator/index.js";
-import { settled } from "../test/support/settled.js";
+import { settled } from "../test/support/savers/settled.js";
 import { answeredTwice, answerOf, holdsRepair, realResults, storedMessages, type RealResult } from "./checks.js";
 import type { ChaosGraph, GraphKind } from "./graphs.js";
 import type { Fault, Metrics } from "./metrics.js";

@@ -1,5 +1,5 @@
 /**
- * A worker process of the soak's kill phase: an app process on a shared store (test/support/stores.ts names it by
+ * A worker process of the soak's kill phase: an app process on a shared store (test/support/savers/stores.ts names it by
  * its environment), every graph of the soak through one SanitizingCheckpointer and one `sanitizeGraph`, as each
  * replica of a deployment has. It runs one thread's action a line on stdin, reports where each run is as it goes
  * (so the soak knows where its kill landed), and answers when the run ends. On SIGTERM it drains its runs
@@ -11,7 +11,7 @@ import { GraphDrained, RunControl } from "@langchain/langgraph";
 import { createInterface } from "node:readline";
 import { sanitizeGraph, SanitizingCheckpointer } from "../src/index.js";
 import { chatModel, type Client } from "../test/support/provider-emulator/index.js";
-import { openStore, type StoreEnv } from "../test/support/stores.js";
+import { openStore, type StoreEnv } from "../test/support/savers/stores.js";
 import { asChaosGraph, buildGraph, type ChaosGraph, type GraphKind } from "./graphs.js";
 import { RunProgress, type Landing } from "./progress.js";
 import { streamRun, type Action } from "./thread.js";

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import type { StoreEnv } from "../test/support/stores.js";
+import type { StoreEnv } from "../test/support/savers/stores.js";
 import type { Landing } from "./progress.js";
 import type { WorkerCommand, WorkerLine } from "./worker.js";
 

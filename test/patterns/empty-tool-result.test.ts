@@ -3,7 +3,7 @@ import { ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
 import { expectAcceptedUnder } from "../support/oracle/expect-accepted.js";
-import { calls, human, reply, result } from "../support/messages.js";
+import { calls, human, reply, result } from "../support/generators/messages.js";
 import { providerError } from "../support/oracle/provider-rejections.js";
 
 const empty = (content: string | []) =>

@@ -3,7 +3,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
 import { expectAcceptedUnder } from "../support/oracle/expect-accepted.js";
-import { human, reply } from "../support/messages.js";
+import { human, reply } from "../support/generators/messages.js";
 import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern X: an empty user turn", () => {

@@ -3,7 +3,16 @@ import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messag
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
 import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
-import { anthropicTurn, calls, geminiTurn, human, reply, responsesTurn, result, shape } from "../support/messages.js";
+import {
+  anthropicTurn,
+  calls,
+  geminiTurn,
+  human,
+  reply,
+  responsesTurn,
+  result,
+  shape,
+} from "../support/generators/messages.js";
 import { providerError } from "../support/oracle/provider-rejections.js";
 
 const callIds = (m: unknown) => (m as AIMessage).tool_calls!.map((c) => c.id!);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { MARKER_PRESETS, repairMessages } from "../../src/index.js";
 import { expectAcceptedByAllProviders, expectAcceptedUnder } from "../support/oracle/expect-accepted.js";
-import { calls, human, reply, result, shape, system } from "../support/messages.js";
+import { calls, human, reply, result, shape, system } from "../support/generators/messages.js";
 import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern J: a history that starts with a reply", () => {

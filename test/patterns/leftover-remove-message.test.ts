@@ -3,7 +3,7 @@ import { RemoveMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
 import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
-import { human, reply, shape } from "../support/messages.js";
+import { human, reply, shape } from "../support/generators/messages.js";
 import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern L: a leftover RemoveMessage", () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { isSyntheticMessage, repairMessages } from "../../src/index.js";
 import { expectAcceptedByAllProviders, expectAcceptedUnder } from "../support/oracle/expect-accepted.js";
-import { human, reply, shape, system } from "../support/messages.js";
+import { human, reply, shape, system } from "../support/generators/messages.js";
 import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern A: two HumanMessages in a row", () => {

@@ -3,7 +3,7 @@ import { type AIMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
 import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
-import { anthropicTurn, human, openAiTurn, reply, result, shape } from "../support/messages.js";
+import { anthropicTurn, human, openAiTurn, reply, result, shape } from "../support/generators/messages.js";
 import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern B3: unanswered invalid tool call", () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
 import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
-import { calls, human, reply, shape } from "../support/messages.js";
+import { calls, human, reply, shape } from "../support/generators/messages.js";
 import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern B: tool calls with no result", () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
 import { expectAcceptedByAllProviders, expectAcceptedUnder } from "../support/oracle/expect-accepted.js";
-import { calls, human, reply, result, shape } from "../support/messages.js";
+import { calls, human, reply, result, shape } from "../support/generators/messages.js";
 import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern C: tool results not closed by an AIMessage", () => {

@@ -3,7 +3,7 @@ import { AIMessage, AIMessageChunk } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
 import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
-import { human, result, shape, streamedCall } from "../support/messages.js";
+import { human, result, shape, streamedCall } from "../support/generators/messages.js";
 import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern M: a reply saved mid-stream", () => {

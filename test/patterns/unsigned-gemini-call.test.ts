@@ -2,7 +2,7 @@
 import { AIMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { human, result } from "../support/messages.js";
+import { human, result } from "../support/generators/messages.js";
 import { geminiSignatures } from "../support/oracle/provider-rejections.js";
 
 const KEY = "__gemini_function_call_thought_signatures__";

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { isSyntheticMessage, repairMessages, type TailMode } from "../../src/index.js";
 import { PROVIDER_RULE_NAMES } from "../../src/repair/provider-rules.js";
 import { findTailStart } from "../../src/repair/tail.js";
-import { anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory } from "../support/arbitraries.js";
+import { anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory } from "../support/generators/arbitraries.js";
 import { profilesOf } from "../support/oracle/expect-accepted.js";
 import {
   geminiSignatures,

@@ -14,7 +14,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, sanitizeGraph } from "../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
-import { buildAgent, calmTools, threadConfig, type Agent } from "../support/agents.js";
+import { buildAgent, calmTools, threadConfig, type Agent } from "../support/graphs/agents.js";
 import {
   FRONT_ENDS,
   frontendToolResult,
@@ -23,9 +23,15 @@ import {
   type ViewMessage,
 } from "../../examples/chat-ui/page/front-ends.js";
 import { PROVIDER_PROFILES, type ProviderProfile } from "../support/oracle/provider-rejections.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, stoppingParts, type StopPoint } from "../support/scenarios.js";
-import { StrictChatModel } from "../support/strict-chat-model.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
+import {
+  FIRST_QUESTION,
+  LOOKUP_RESULT,
+  agentModel,
+  stoppingParts,
+  type StopPoint,
+} from "../support/graphs/scenarios.js";
+import { StrictChatModel } from "../support/graphs/strict-chat-model.js";
 
 /** `checkpointer+middleware` is createAgent's recommended setup: the wrapped saver and the middleware together. */
 const ENTRY_POINTS = ["raw", "sanitizeGraph", "middleware", "checkpointer", "checkpointer+middleware"] as const;

@@ -14,7 +14,7 @@ import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { sanitizeMessagesMiddleware, type ModelRequestRepairEvent } from "../../src/middleware/index.js";
-import { canonicalIds, plain } from "../support/conversation-record.js";
+import { canonicalIds, plain } from "../support/comparisons/conversation-record.js";
 import {
   CLIENTS,
   MORE_CLIENTS,

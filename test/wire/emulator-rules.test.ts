@@ -12,7 +12,7 @@ import {
 } from "../support/provider-emulator/index.js";
 import { repairMessages } from "../../src/index.js";
 import { rulesOf } from "../support/oracle/expect-accepted.js";
-import { human } from "../support/messages.js";
+import { human } from "../support/generators/messages.js";
 import { BROKEN } from "./histories.js";
 
 const REJECTED: Record<keyof typeof BROKEN, Partial<Record<Client, string>>> = {

@@ -4,7 +4,7 @@
  * each turn the thread's state and history as the app reads them.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import { StrictChatModel, type StrictChatModelOptions } from "./strict-chat-model.js";
+import { StrictChatModel, type StrictChatModelOptions } from "../graphs/strict-chat-model.js";
 
 /** One model call: which model, and the messages it was sent. */
 export interface ModelRequest {

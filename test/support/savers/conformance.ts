@@ -2,7 +2,7 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { deltaChannelHistoryTests, validate } from "@langchain/langgraph-checkpoint-validation";
 import { describe } from "vitest";
-import { SanitizingCheckpointer } from "../../src/index.js";
+import { SanitizingCheckpointer } from "../../../src/index.js";
 import type { SaverFactory } from "./savers.js";
 
 export function conformanceSuite(factory: SaverFactory, { wrapped }: { wrapped: boolean }): void {

@@ -1,6 +1,6 @@
 /** Running one scenario on the raw saver and through the sanitizer, and comparing what the caller saw. */
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import { SanitizingCheckpointer } from "../../src/index.js";
+import { SanitizingCheckpointer } from "../../../src/index.js";
 
 /**
  * What a run returned, without what is random per run: message and interrupt

@@ -4,7 +4,7 @@
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { END, START, StateGraph, type Annotation, type BaseCheckpointSaver } from "@langchain/langgraph";
-import type { ProviderProfile } from "./oracle/provider-rejections.js";
+import type { ProviderProfile } from "../oracle/provider-rejections.js";
 import { hangUntilAborted, messagesState, reactGraph, type MessagesField, type ToolFn } from "./react-graph.js";
 
 /**

@@ -11,10 +11,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { FastPostgresSaver } from "../../src/postgres/index.js";
-import { IORedisSaver } from "../../src/redis/index.js";
+import { FastPostgresSaver } from "../../../src/postgres/index.js";
+import { IORedisSaver } from "../../../src/redis/index.js";
 import { deleteKeys, unique } from "./savers.js";
-import { POSTGRES_URL, REDIS_URL } from "./services.js";
+import { POSTGRES_URL, REDIS_URL } from "../servers/services.js";
 
 export type StoreKind = "sqlite" | "postgres" | "fast-postgres" | "redis";
 

@@ -3,7 +3,7 @@
  * compatibility apps (test/compat/app/), which run on every LangGraph.js 1.x, bundle it too.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import type { ProviderProfile } from "./oracle/provider-rejections.js";
+import type { ProviderProfile } from "../oracle/provider-rejections.js";
 import { StrictChatModel } from "./strict-chat-model.js";
 
 export const FIRST_QUESTION = "What is the weather in Paris and Seoul?";

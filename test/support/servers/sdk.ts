@@ -1,6 +1,6 @@
 /** Driving an Agent Server through `@langchain/langgraph-sdk`, as apps do: inputs, streams, states. */
 import type { Client } from "@langchain/langgraph-sdk";
-import { FIRST_QUESTION } from "./scenarios.js";
+import { FIRST_QUESTION } from "../graphs/scenarios.js";
 
 export interface StreamPart {
   event: string;
@@ -35,7 +35,7 @@ export const historyShapes = (states: { values: unknown; next: string[] }[]) =>
   states.map((s) => [s.next, messagesOf(s.values)?.map((m) => m.type) ?? []]);
 
 /**
- * The approval agent (test/support/approval-agent.ts) on a new thread: pauses at `interrupt()`, is resumed with
+ * The approval agent (test/support/graphs/approval-agent.ts) on a new thread: pauses at `interrupt()`, is resumed with
  * "approve". Returns what a client sees along the way, comparable between servers and checkpointers.
  */
 export async function approvalRoundTrip(client: Client, assistantId: string) {

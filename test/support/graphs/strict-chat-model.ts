@@ -11,7 +11,7 @@ import {
 } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
-import { providerError, type ProviderProfile } from "./oracle/provider-rejections.js";
+import { providerError, type ProviderProfile } from "../oracle/provider-rejections.js";
 
 /** What the model answers: text, and optionally tool calls. */
 export interface ScriptedReply {
