@@ -4,7 +4,7 @@
  * with the heap, the wrapper's maps and the latency sampled all along. `npm run chaos` and the test's fixed seeds
  * both run it.
  */
-import { startEmulator } from "../test/support/provider-emulator/index.js";
+import { startEmulator } from "../../support/provider-emulator/index.js";
 import { availableBackends, type Backend } from "./backends.js";
 import { Metrics } from "./metrics.js";
 import { Traces } from "./trace.js";

@@ -9,9 +9,9 @@
  */
 import { GraphDrained, RunControl } from "@langchain/langgraph";
 import { createInterface } from "node:readline";
-import { sanitizeGraph, SanitizingCheckpointer } from "../src/index.js";
-import { chatModel, type Client } from "../test/support/provider-emulator/index.js";
-import { openStore, type StoreEnv } from "../test/support/savers/stores.js";
+import { sanitizeGraph, SanitizingCheckpointer } from "../../../src/index.js";
+import { chatModel, type Client } from "../../support/provider-emulator/index.js";
+import { openStore, type StoreEnv } from "../../support/savers/stores.js";
 import { asChaosGraph, buildGraph, type ChaosGraph, type GraphKind } from "./graphs.js";
 import { RunProgress, type Landing } from "./progress.js";
 import { streamRun, type Action } from "./thread.js";

@@ -5,7 +5,7 @@
  * runs in another process: a new message, or `invoke(null)` to carry the run on. The soak reads every thread from
  * its own process too (control threads must read as raw there, while their runs work in a worker).
  */
-import { closeStore, createStore, openStore } from "../test/support/savers/stores.js";
+import { closeStore, createStore, openStore } from "../../support/savers/stores.js";
 import { TimedSaver, type Backend, type OpenBackend, type SaverTrace } from "./backends.js";
 import type { SoakOptions } from "./options.js";
 import { watchRun, type Outcome, type Runner, type RunPlan, type ThreadSetup } from "./thread.js";

@@ -11,9 +11,9 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { Command, GraphDrained, RunControl } from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import { hasPendingInterrupt } from "../src/index.js";
-import type { Client } from "../test/support/provider-emulator/index.js";
-import { settled } from "../test/support/savers/settled.js";
+import { hasPendingInterrupt } from "../../../src/index.js";
+import type { Client } from "../../support/provider-emulator/index.js";
+import { settled } from "../../support/savers/settled.js";
 import { answeredTwice, answerOf, holdsRepair, realResults, storedMessages, type RealResult } from "./checks.js";
 import type { ChaosGraph, GraphKind } from "./graphs.js";
 import type { Fault, Metrics } from "./metrics.js";

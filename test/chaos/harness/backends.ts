@@ -20,8 +20,8 @@ import {
   redisFactory,
   sqliteFactory,
   type SaverFactory,
-} from "../test/support/savers/savers.js";
-import { serviceAvailable } from "../test/support/servers/services.js";
+} from "../../support/savers/savers.js";
+import { serviceAvailable } from "../../support/servers/services.js";
 
 export const BACKENDS = ["memory", "sqlite", "postgres", "fast-postgres", "redis"] as const;
 export type Backend = (typeof BACKENDS)[number];

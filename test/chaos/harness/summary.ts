@@ -10,8 +10,8 @@ import type { Sample } from "./metrics.js";
 import { faultsTable, figuresTable, latencyTable, observedTable, outagesTable, tallyTable } from "./report.js";
 import { replayCommand } from "./options.js";
 
-const DOC = fileURLToPath(new URL("../docs/reliability.md", import.meta.url));
-const PLOT = fileURLToPath(new URL("../docs/images/reliability.svg", import.meta.url));
+const DOC = fileURLToPath(new URL("../../../docs/reliability.md", import.meta.url));
+const PLOT = fileURLToPath(new URL("../../../docs/images/reliability.svg", import.meta.url));
 const BEGIN = "<!-- chaos figures: written by npm run chaos -- --write-summary -->";
 const END = "<!-- end of chaos figures -->";
 

@@ -3,7 +3,7 @@
  * does with it (which tools it calls, how long its reply is), so one emulator script serves every thread at
  * once, whatever the provider, and a thread's requests can be told apart from the others'.
  */
-import type { Script, ScriptedReply } from "../test/support/provider-emulator/index.js";
+import type { Script, ScriptedReply } from "../../support/provider-emulator/index.js";
 import type { ToolName } from "./tools.js";
 
 /** What the model does with one user message. */

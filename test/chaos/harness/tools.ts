@@ -6,8 +6,8 @@
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { interrupt } from "@langchain/langgraph";
-import type { ToolFn } from "../test/support/graphs/react-graph.js";
-import { sleep } from "../test/support/graphs/strict-chat-model.js";
+import type { ToolFn } from "../../support/graphs/react-graph.js";
+import { sleep } from "../../support/graphs/strict-chat-model.js";
 import { Random } from "./random.js";
 
 export const TOOL_NAMES = ["search", "lookup", "confirm"] as const;

@@ -10,10 +10,10 @@
  * The server's saver is kept on globalThis for the soak's raw reads (the server imports this module on its own).
  */
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { sanitizeGraph } from "../src/index.js";
-import { CLIENTS, chatModel, type Client } from "../test/support/provider-emulator/index.js";
-import { langchainTools } from "../test/support/graphs/agents.js";
-import { toolNodeAgent } from "../test/wire/agents.js";
+import { sanitizeGraph } from "../../../src/index.js";
+import { CLIENTS, chatModel, type Client } from "../../support/provider-emulator/index.js";
+import { langchainTools } from "../../support/graphs/agents.js";
+import { toolNodeAgent } from "../../wire/agents.js";
 import { CHAOS_TOOLS } from "./tools.js";
 
 /** What the module shares with the soak: the server's saver, and the runs that went on after a cancel. */

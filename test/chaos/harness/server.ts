@@ -1,6 +1,6 @@
 /**
  * The Agent Server part of the soak: the real server (`startServer` of `@langchain/langgraph-api`, what
- * `langgraph dev` runs) loading chaos/server-graphs.ts, driven only through the SDK client, as apps drive it. Each
+ * `langgraph dev` runs) loading server-graphs.ts, driven only through the SDK client, as apps drive it. Each
  * thread goes through a few episodes; in each, a first run is stopped at a random instant in one of the ways a
  * deployment stops runs, and the next message must be answered:
  * - `runs.cancel` (action "interrupt", waiting for it), then the next message;
@@ -18,10 +18,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { register } from "tsx/esm/api";
-import type { ProviderEmulator } from "../test/support/provider-emulator/index.js";
-import { collect, errorsOf, human, type StreamPart } from "../test/support/servers/sdk.js";
-import { settled } from "../test/support/savers/settled.js";
-import { sleep } from "../test/support/graphs/strict-chat-model.js";
+import type { ProviderEmulator } from "../../support/provider-emulator/index.js";
+import { collect, errorsOf, human, type StreamPart } from "../../support/servers/sdk.js";
+import { settled } from "../../support/savers/settled.js";
+import { sleep } from "../../support/graphs/strict-chat-model.js";
 import { answeredTwice, answerOf, realResults, storedMessages } from "./checks.js";
 import type { Metrics } from "./metrics.js";
 import { userText } from "./model.js";

@@ -2,14 +2,14 @@
  * The soak, one backend at a time: every graph of the backend compiled with one SanitizingCheckpointer over one
  * saver (its connection pool), protected by one `sanitizeGraph` (a factory, so that all its graphs share the run
  * tracker and the wrapper it reads through), `threads` threads in flight until the backend's share of the
- * cancellations is reached; or, in the kill phase (chaos/kills.ts), threads run in worker processes on a shared
+ * cancellations is reached; or, in the kill phase (kills.ts), threads run in worker processes on a shared
  * store until the backend's share of the kills is reached, and this process reads them. The provider emulator
  * answers every client; its requests are checked as they come.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
-import { SanitizingCheckpointer, sanitizeGraph } from "../src/index.js";
-import { chatModel, type Client, type ProviderEmulator } from "../test/support/provider-emulator/index.js";
+import { SanitizingCheckpointer, sanitizeGraph } from "../../../src/index.js";
+import { chatModel, type Client, type ProviderEmulator } from "../../support/provider-emulator/index.js";
 import { BACKEND_LABELS, openBackend, type Backend } from "./backends.js";
 import { killBackends, openSharedBackend, type KillBackend } from "./kills.js";
 import { requestAnsweredTwice } from "./checks.js";

@@ -1,13 +1,13 @@
 /**
  * The kill phase's app processes, seen from the soak: each slot (a thread in flight) runs its thread's actions in a
- * worker process (chaos/worker.ts) and kills it at the planned instant: SIGKILL (a crash, the OOM killer, a
+ * worker process (worker.ts) and kills it at the planned instant: SIGKILL (a crash, the OOM killer, a
  * serverless timeout) or SIGTERM (a deploy: the worker drains its run). The next action runs in another process:
  * each slot keeps a spare started, so a kill costs no wait for a process to load.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import type { StoreEnv } from "../test/support/savers/stores.js";
+import type { StoreEnv } from "../../support/savers/stores.js";
 import type { Landing } from "./progress.js";
 import type { WorkerCommand, WorkerLine } from "./worker.js";
 

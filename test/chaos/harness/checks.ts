@@ -4,7 +4,7 @@
  */
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
-import { isSyntheticMessage } from "../src/index.js";
+import { isSyntheticMessage } from "../../../src/index.js";
 
 const isTool = (m: unknown): m is ToolMessage => ToolMessage.isInstance(m as BaseMessage);
 const text = (m: ToolMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content));

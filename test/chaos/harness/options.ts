@@ -1,5 +1,5 @@
 /** The soak's options: parsed from the command line, with defaults that make a full soak, and the replay command. */
-import { CLIENTS, type Client } from "../test/support/provider-emulator/index.js";
+import { CLIENTS, type Client } from "../../support/provider-emulator/index.js";
 import { BACKENDS, type Backend } from "./backends.js";
 import { GRAPH_KINDS, type GraphKind } from "./graphs.js";
 import type { ThreadOptions } from "./thread.js";

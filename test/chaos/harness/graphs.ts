@@ -8,9 +8,9 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { END, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import type { StateSnapshot } from "@langchain/langgraph";
-import { buildAgent, langchainTools } from "../test/support/graphs/agents.js";
-import { reactGraph } from "../test/support/graphs/react-graph.js";
-import { toolNodeAgent } from "../test/wire/agents.js";
+import { buildAgent, langchainTools } from "../../support/graphs/agents.js";
+import { reactGraph } from "../../support/graphs/react-graph.js";
+import { toolNodeAgent } from "../../wire/agents.js";
 import { CHAOS_TOOLS } from "./tools.js";
 
 export const GRAPH_KINDS = ["ToolNode", "Send", "createAgent", "subgraph", "deepagents"] as const;
