@@ -6,8 +6,27 @@
  * Everything is kept in fixed memory, except a few examples of each failure.
  */
 import { Histogram } from "./histogram.js";
-import { OUTAGE_FIGURES, type OutageFigures } from "./outages.js";
 import { Traces } from "./trace.js";
+
+/** What the outage phase measured on one backend. Every figure but `outages` and `turns` must be zero. */
+export interface OutageFigures {
+  backend: string;
+  outages: number;
+  /** Turns an outage landed in, and of them those that failed (cleanly: an error to the caller). */
+  turns: number;
+  failedTurns: number;
+  /** Checkpoints stored before an outage and missing after it. */
+  lost: number;
+  /** Checkpoints that no longer load. */
+  unloadable: number;
+  /** Turns a provider rejected: during an outage, or after the server was back (every next turn must be answered). */
+  rejected: number;
+  /** Writes (`put`) that reported failure, of which stored once the server was back. */
+  failedWrites: number;
+  landedAfterFailure: number;
+}
+
+export const OUTAGE_FIGURES = ["lost", "unloadable", "rejected", "landedAfterFailure"] as const;
 
 /** Counts by key. */
 export class Tally {

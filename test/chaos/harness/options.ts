@@ -1,4 +1,7 @@
-/** The soak's options: parsed from the command line, with defaults that make a full soak, and the replay command. */
+/**
+ * The soak's options: parsed from the command line, with defaults that make a full soak, and the commands that
+ * replay a run or one of its threads.
+ */
 import { CLIENTS, type Client } from "../../support/provider-emulator/index.js";
 import { BACKENDS, type Backend } from "./backends.js";
 import { GRAPH_KINDS, type GraphKind } from "./graphs.js";
@@ -234,4 +237,23 @@ export function replayCommand(options: SoakOptions, only?: readonly number[]): s
   const threads = only ?? options.only;
   if (threads && threads.length > 0) args.push(`--only ${threads.join(",")}`);
   return `npm run chaos -- ${args.join(" ")}`;
+}
+
+/** The command that replays the thread a failure names (`<backend>-<n>`, `<backend>-kill-<n>` or `server-<n>`). */
+export function replayOf(options: SoakOptions, thread: string): string {
+  const match = /^(.*)-(\d+)$/.exec(thread);
+  if (!match) return replayCommand(options);
+  const [, where, n] = match;
+  const index = Number(n);
+  if (where === "server")
+    return replayCommand({ ...options, inProcess: false, killPhase: false, outagePhase: false, server: true }, [index]);
+  if (where === "outage")
+    return replayCommand({ ...options, inProcess: false, killPhase: false, server: false, outagePhase: true });
+  const kill = where!.endsWith("-kill");
+  const backend = (kill ? where!.slice(0, -"-kill".length) : where) as Backend;
+  if (!BACKENDS.includes(backend)) return replayCommand(options);
+  return replayCommand(
+    { ...options, backends: [backend], server: false, outagePhase: false, inProcess: !kill, killPhase: kill },
+    [index],
+  );
 }

@@ -21,28 +21,9 @@ import { hasRedisBinary, startCluster, startRedis } from "../../support/servers/
 import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, nextTurn } from "../../support/graphs/scenarios.js";
 import { ProviderRejection } from "../../support/graphs/strict-chat-model.js";
 import type { Backend } from "./backends.js";
+import type { OutageFigures } from "./metrics.js";
 import type { SoakOptions } from "./options.js";
 import { Random } from "./random.js";
-
-/** What the phase measured on one backend. Every figure but `outages` and `turns` must be zero. */
-export interface OutageFigures {
-  backend: string;
-  outages: number;
-  /** Turns an outage landed in, and of them those that failed (cleanly: an error to the caller). */
-  turns: number;
-  failedTurns: number;
-  /** Checkpoints stored before an outage and missing after it. */
-  lost: number;
-  /** Checkpoints that no longer load. */
-  unloadable: number;
-  /** Turns a provider rejected: during an outage, or after the server was back (every next turn must be answered). */
-  rejected: number;
-  /** Writes (`put`) that reported failure, of which stored once the server was back. */
-  failedWrites: number;
-  landedAfterFailure: number;
-}
-
-export const OUTAGE_FIGURES = ["lost", "unloadable", "rejected", "landedAfterFailure"] as const;
 
 /** What the phase takes of the soak's options. */
 type OutageOptions = Pick<SoakOptions, "seed" | "outages" | "outageThreads">;

@@ -4,8 +4,8 @@
  */
 import { FAULT_LABELS, FAULTS, heapGrowth, heapGrowthByPhase, type Metrics, type Tally } from "./metrics.js";
 import type { ChaosResult } from "./chaos.js";
-import { BACKENDS, BACKEND_LABELS, type Backend } from "./backends.js";
-import { replayCommand, type SoakOptions } from "./options.js";
+import { BACKEND_LABELS } from "./backends.js";
+import { replayCommand, replayOf } from "./options.js";
 
 const ms = (n: number) => (Number.isNaN(n) ? "–" : n < 1 ? n.toFixed(3) : n.toFixed(2));
 const count = (n: number) => n.toLocaleString("en-US");
@@ -112,25 +112,6 @@ export function outagesTable(metrics: Metrics): string {
 export function observedTable(metrics: Metrics): string {
   const rows = [...metrics.observed.counts].sort(([a], [b]) => a.localeCompare(b)).map(([key, n]) => [key, count(n)]);
   return table(["observed", "times"], rows);
-}
-
-/** The command that replays the thread a failure names (`<backend>-<n>`, `<backend>-kill-<n>` or `server-<n>`). */
-export function replayOf(options: SoakOptions, thread: string): string {
-  const match = /^(.*)-(\d+)$/.exec(thread);
-  if (!match) return replayCommand(options);
-  const [, where, n] = match;
-  const index = Number(n);
-  if (where === "server")
-    return replayCommand({ ...options, inProcess: false, killPhase: false, outagePhase: false, server: true }, [index]);
-  if (where === "outage")
-    return replayCommand({ ...options, inProcess: false, killPhase: false, server: false, outagePhase: true });
-  const kill = where!.endsWith("-kill");
-  const backend = (kill ? where!.slice(0, -"-kill".length) : where) as Backend;
-  if (!BACKENDS.includes(backend)) return replayCommand(options);
-  return replayCommand(
-    { ...options, backends: [backend], server: false, outagePhase: false, inProcess: !kill, killPhase: kill },
-    [index],
-  );
 }
 
 /** The whole report, as printed at the end of a run. */
