@@ -1,7 +1,7 @@
-// The chat front ends answer a stopped call themselves in the next input (test/support/front-ends.ts). A createAgent
-// turn is stopped as each client stops it, the client's next input is built from what it streamed, and the next
-// model request is judged by every provider's rules, on each entry point and every backend: the call is answered
-// once, and a frontend tool's result reaches the model as on the raw saver.
+// The chat front ends answer a stopped call themselves in the next input (examples/chat-ui/page/front-ends.ts). A
+// createAgent turn is stopped as each client stops it, the client's next input is built from what it streamed, and
+// the next model request is judged by every provider's rules, on each entry point and every backend: the call is
+// answered once, and a frontend tool's result reaches the model as on the raw saver.
 import { type AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import {
   END,
