@@ -5,9 +5,9 @@
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { SanitizingCheckpointer } from "../src/index.js";
-import { reactGraph } from "../test/support/react-graph.js";
-import { fastPostgresFactory, memoryFactory, postgresFactory } from "../test/support/savers.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../test/support/scenarios.js";
+import { reactGraph } from "../test/support/graphs/react-graph.js";
+import { fastPostgresFactory, memoryFactory, postgresFactory } from "../test/support/savers/savers.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../test/support/graphs/scenarios.js";
 import { history } from "./histories.js";
 
 const [backend, mode, size] = process.argv.slice(2);

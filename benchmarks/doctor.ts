@@ -28,10 +28,10 @@ import type pg from "pg";
 import type { IORedisSaver } from "../src/redis/index.js";
 import { decodeFrame } from "../src/redis/frame.js";
 import { blobField, KeyLayout } from "../src/redis/keys.js";
-import { reactGraph } from "../test/support/react-graph.js";
-import { fastPostgresFactory, redisFactory } from "../test/support/savers.js";
-import { FIRST_QUESTION, agentModel, cancelFirstTurn, nextTurn } from "../test/support/scenarios.js";
-import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "../test/support/services.js";
+import { reactGraph } from "../test/support/graphs/react-graph.js";
+import { fastPostgresFactory, redisFactory } from "../test/support/savers/savers.js";
+import { FIRST_QUESTION, agentModel, cancelFirstTurn, nextTurn } from "../test/support/graphs/scenarios.js";
+import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "../test/support/servers/services.js";
 
 const runsFlag = process.argv.indexOf("--runs");
 const RUNS = runsFlag === -1 ? 3 : Number(process.argv[runsFlag + 1]);

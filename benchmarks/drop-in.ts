@@ -18,7 +18,7 @@ import { isDeepStrictEqual } from "node:util";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { SanitizingCheckpointer } from "../src/index.js";
-import type { SaverFactory } from "../test/support/savers.js";
+import type { SaverFactory } from "../test/support/savers/savers.js";
 import { history, seed } from "./histories.js";
 import { compare, median, type Comparison } from "./stats.js";
 

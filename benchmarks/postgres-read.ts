@@ -12,7 +12,7 @@ import { isDeepStrictEqual } from "node:util";
 import type pg from "pg";
 import { FastJsonPlusSerializer, SanitizingCheckpointer } from "../src/index.js";
 import { FastPostgresSaver } from "../src/postgres/index.js";
-import { postgresFactory } from "../test/support/savers.js";
+import { postgresFactory } from "../test/support/savers/savers.js";
 import { seed } from "./histories.js";
 import { compare, type Comparison } from "./stats.js";
 

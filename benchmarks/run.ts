@@ -25,7 +25,7 @@ import {
 import { mkdirSync, writeFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { FastJsonPlusSerializer, SanitizingCheckpointer, repairMessages } from "../src/index.js";
-import { reactGraph } from "../test/support/react-graph.js";
+import { reactGraph } from "../test/support/graphs/react-graph.js";
 import {
   fastPostgresFactory,
   memoryFactory,
@@ -33,8 +33,8 @@ import {
   saverFactories,
   sqliteFactory,
   type SaverFactory,
-} from "../test/support/savers.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../test/support/scenarios.js";
+} from "../test/support/savers/savers.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../test/support/graphs/scenarios.js";
 import {
   dropInAgentTurn,
   dropInList,

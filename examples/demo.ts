@@ -7,7 +7,7 @@
  */
 import { MemorySaver } from "@langchain/langgraph";
 import { SanitizingCheckpointer, type RepairEvent } from "../src/index.js";
-import { cancelFirstTurn, nextTurn } from "../test/support/scenarios.js";
+import { cancelFirstTurn, nextTurn } from "../test/support/graphs/scenarios.js";
 
 const line = (text = "") => console.log(text);
 const thread = "demo-thread";

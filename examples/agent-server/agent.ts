@@ -7,8 +7,8 @@
  * are the test suite's own fixtures, so the example runs what the tests prove.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import { reactGraph } from "../../test/support/react-graph.js";
-import { StrictChatModel, sleep } from "../../test/support/strict-chat-model.js";
+import { reactGraph } from "../../test/support/graphs/react-graph.js";
+import { StrictChatModel, sleep } from "../../test/support/graphs/strict-chat-model.js";
 
 /** The graph, compiled without a checkpointer: the server gives it one. */
 export function exampleAgent({ searchDelayMs = 3000 } = {}) {

@@ -18,7 +18,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { createEmbedServer } from "@langchain/langgraph-api/experimental/embed";
 import { build, type Rolldown } from "vite";
 import { sanitizeGraph } from "../../src/index.js";
-import { approvalAgent } from "../../test/support/approval-agent.js";
+import { approvalAgent } from "../../test/support/graphs/approval-agent.js";
 import { exampleAgent } from "../agent-server/agent.js";
 import { InMemoryThreadStore } from "../agent-server/thread-store.js";
 

@@ -6,8 +6,8 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { sanitizeGraph } from "../../src/index.js";
-import { reactGraph } from "../../test/support/react-graph.js";
-import { agentModel, cancelFirstTurn, LOOKUP_RESULT } from "../../test/support/scenarios.js";
+import { reactGraph } from "../../test/support/graphs/react-graph.js";
+import { agentModel, cancelFirstTurn, LOOKUP_RESULT } from "../../test/support/graphs/scenarios.js";
 
 export async function cancelledThenRepaired(threadId = "prometheus-example") {
   const saver = new MemorySaver();

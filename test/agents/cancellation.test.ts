@@ -6,10 +6,10 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { ToolCallLimitExceededError, toolCallLimitMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
-import { buildAgent, cancelAgentTurn, nextAgentTurn, threadConfig, type AgentKind } from "../support/agents.js";
-import { rejectingProviders, WIRE_PROFILES, type WireProfile } from "../support/provider-rules.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
-import { FIRST_QUESTION, agentModel, type StopPoint } from "../support/scenarios.js";
+import { buildAgent, cancelAgentTurn, nextAgentTurn, threadConfig, type AgentKind } from "../support/graphs/agents.js";
+import { rejectingProviders, WIRE_PROFILES, type WireProfile } from "../support/oracle/provider-rejections.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
+import { FIRST_QUESTION, agentModel, type StopPoint } from "../support/graphs/scenarios.js";
 
 const STOPS = ["during-llm", "during-tools", "after-one-of-two-parallel-tools"] as const satisfies readonly StopPoint[];
 type Stop = (typeof STOPS)[number];

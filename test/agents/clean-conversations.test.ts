@@ -11,11 +11,16 @@ import { createDeepAgent } from "deepagents";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { sanitizeGraph, SanitizingCheckpointer } from "../../src/index.js";
-import { calmTools, langchainTools, threadConfig } from "../support/agents.js";
-import { canonicalIds, readThread, recordingModels, type ThreadReader } from "../support/conversation-record.js";
-import { memoryFactory, postgresFactory, saverPerTest } from "../support/savers.js";
-import { serviceAvailable } from "../support/services.js";
-import type { ScriptedReply } from "../support/strict-chat-model.js";
+import { calmTools, langchainTools, threadConfig } from "../support/graphs/agents.js";
+import {
+  canonicalIds,
+  readThread,
+  recordingModels,
+  type ThreadReader,
+} from "../support/comparisons/conversation-record.js";
+import { memoryFactory, postgresFactory, saverPerTest } from "../support/savers/savers.js";
+import { serviceAvailable } from "../support/servers/services.js";
+import type { ScriptedReply } from "../support/graphs/strict-chat-model.js";
 
 /** The user's three messages; each names the tool that answers it (see `calmTools`). */
 const TURNS = [

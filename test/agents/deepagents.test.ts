@@ -7,10 +7,10 @@ import type { AgentMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
-import { buildAgent, cancelAgentTurn, nextAgentTurn, threadConfig } from "../support/agents.js";
-import { rejectingProviders } from "../support/provider-rules.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
-import { FIRST_QUESTION, agentModel } from "../support/scenarios.js";
+import { buildAgent, cancelAgentTurn, nextAgentTurn, threadConfig } from "../support/graphs/agents.js";
+import { rejectingProviders } from "../support/oracle/provider-rejections.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
+import { FIRST_QUESTION, agentModel } from "../support/graphs/scenarios.js";
 
 /** PatchToolCalls' answer to a dangling call. */
 const PATCHED = /was cancelled - another message came in before it could be completed/;

@@ -7,12 +7,12 @@ import { humanInTheLoopMiddleware, type AgentMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
-import { buildAgent, threadConfig } from "../support/agents.js";
-import { comparable, rawAndSanitized } from "../support/compare.js";
-import { rejectingProviders, WIRE_PROFILES } from "../support/provider-rules.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
-import { FIRST_QUESTION, agentModel } from "../support/scenarios.js";
-import { StrictChatModel } from "../support/strict-chat-model.js";
+import { buildAgent, threadConfig } from "../support/graphs/agents.js";
+import { comparable, rawAndSanitized } from "../support/comparisons/compare.js";
+import { rejectingProviders, WIRE_PROFILES } from "../support/oracle/provider-rejections.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
+import { FIRST_QUESTION, agentModel } from "../support/graphs/scenarios.js";
+import { StrictChatModel } from "../support/graphs/strict-chat-model.js";
 
 /** Both calls of the first question (search Paris, lookup Seoul) need approval unless `only` names one tool. */
 const approval = (only?: "search") =>

@@ -7,11 +7,11 @@ import { MiddlewareError, summarizationMiddleware, type AgentMiddleware } from "
 import { describe, expect, it } from "vitest";
 import { InvalidOptionError, SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
 import { sanitizeMessagesMiddleware, type ModelRequestRepairEvent } from "../../src/middleware/index.js";
-import { buildAgent, keepFirstAndLastThree, threadConfig } from "../support/agents.js";
-import { comparable } from "../support/compare.js";
-import { rejectingProviders, WIRE_PROFILES, type ProviderProfile } from "../support/provider-rules.js";
-import { FIRST_QUESTION, agentModel } from "../support/scenarios.js";
-import { StrictChatModel } from "../support/strict-chat-model.js";
+import { buildAgent, keepFirstAndLastThree, threadConfig } from "../support/graphs/agents.js";
+import { comparable } from "../support/comparisons/compare.js";
+import { rejectingProviders, WIRE_PROFILES, type ProviderProfile } from "../support/oracle/provider-rejections.js";
+import { FIRST_QUESTION, agentModel } from "../support/graphs/scenarios.js";
+import { StrictChatModel } from "../support/graphs/strict-chat-model.js";
 import { thrownBy } from "../support/thrown.js";
 
 /** Summarizes once the history reaches six messages, keeping only the newest: the summary is a HumanMessage. */

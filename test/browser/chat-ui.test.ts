@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FRONT_ENDS, type FrontEnd } from "../../examples/chat-ui/page/front-ends.js";
-import { spawnUntilReady, stopAll } from "../support/processes.js";
+import { spawnUntilReady, stopAll } from "../support/servers/processes.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const HOW_TO_INSTALL = "apt-get install -y chromium (as root), or set CHROMIUM_PATH to a Chromium or Chrome binary";

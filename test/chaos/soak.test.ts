@@ -5,9 +5,9 @@
 // restarted and a Redis Cluster master killed under running turns. The five figures, and the outage figures, must be
 // zero.
 import { describe, expect, it } from "vitest";
-import { runChaos } from "../../chaos/chaos.js";
-import { DEFAULTS } from "../../chaos/options.js";
-import { report } from "../../chaos/report.js";
+import { runChaos } from "./harness/chaos.js";
+import { DEFAULTS } from "./harness/options.js";
+import { report } from "./harness/report.js";
 
 const SEEDS = ["2026-11-24", "langgraph"];
 const ZERO = { rejected: 0, lost: 0, answeredTwice: 0, controlDiffs: 0, unloadable: 0 };

@@ -6,11 +6,11 @@ import { DeltaSnapshot, emptyCheckpoint } from "@langchain/langgraph-checkpoint"
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, type RepairEvent } from "../../src/index.js";
-import { calls, human, shape } from "../support/messages.js";
-import { rejectingProviders } from "../support/provider-rules.js";
-import { reactGraph } from "../support/react-graph.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
-import { FIRST_QUESTION, agentModel, cancelFirstTurn } from "../support/scenarios.js";
+import { calls, human, shape } from "../support/generators/messages.js";
+import { rejectingProviders } from "../support/oracle/provider-rejections.js";
+import { reactGraph } from "../support/graphs/react-graph.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
+import { FIRST_QUESTION, agentModel, cancelFirstTurn } from "../support/graphs/scenarios.js";
 
 const field = "MessagesDeltaValue";
 const tools = { search: () => "Paris: 15°C", lookup: () => "Seoul: 12°C" };

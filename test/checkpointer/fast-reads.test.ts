@@ -21,9 +21,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FastJsonPlusSerializer, SanitizingCheckpointer, sanitizeGraph } from "../../src/index.js";
 import { IORedisSaver } from "../../src/redis/index.js";
 import { CLIENTS, chatModel, startEmulator, type ProviderEmulator } from "../support/provider-emulator/index.js";
-import { saverFactories, saverPerTest, type SaverFactory } from "../support/savers.js";
-import { document, outcome, printOutcome, sameOutcome } from "../support/serde-values.js";
-import { FIRST_QUESTION } from "../support/scenarios.js";
+import { saverFactories, saverPerTest, type SaverFactory } from "../support/savers/savers.js";
+import { document, outcome, printOutcome, sameOutcome } from "../support/generators/serde-values.js";
+import { FIRST_QUESTION } from "../support/graphs/scenarios.js";
 import { NEXT_QUESTION, agentScript, cancelFirstTurn, runTurn } from "../wire/agents.js";
 
 const numRuns = Number(process.env.FC_RUNS ?? 25);

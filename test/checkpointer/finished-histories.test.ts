@@ -12,10 +12,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { DoctorReport } from "../../src/cli/doctor.js";
 import { SanitizingCheckpointer, sanitizeGraph, type PatternId } from "../../src/index.js";
-import { providerError } from "../support/provider-rules.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 import { storeFinishedRun } from "../wire/agents.js";
-import { reactGraph } from "../support/react-graph.js";
-import { agentModel, LOOKUP_RESULT } from "../support/scenarios.js";
+import { reactGraph } from "../support/graphs/react-graph.js";
+import { agentModel, LOOKUP_RESULT } from "../support/graphs/scenarios.js";
 
 const human = (id: string, content: string) => new HumanMessage({ id, content });
 const ai = (id: string, content: string, name?: string) => new AIMessage({ id, content, name });

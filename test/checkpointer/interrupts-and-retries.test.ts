@@ -4,10 +4,10 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
-import { rejectingProviders } from "../support/provider-rules.js";
-import { MESSAGES_FIELDS, reactGraph, type MessagesField } from "../support/react-graph.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
-import { FIRST_QUESTION, agentModel, cancelFirstTurn } from "../support/scenarios.js";
+import { rejectingProviders } from "../support/oracle/provider-rejections.js";
+import { MESSAGES_FIELDS, reactGraph, type MessagesField } from "../support/graphs/react-graph.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
+import { FIRST_QUESTION, agentModel, cancelFirstTurn } from "../support/graphs/scenarios.js";
 
 /** What a run's history says, without the random ids LangGraph gives messages. */
 const transcript = (messages: BaseMessage[]) =>

@@ -7,10 +7,10 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { GraphDrained, RunControl } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { isSyntheticMessage, sanitizeGraph, SanitizingCheckpointer } from "../../src/index.js";
-import { reactGraph } from "../support/react-graph.js";
-import { fastPostgresFactory, saverFactories, saverPerTest } from "../support/savers.js";
-import { agentModel, FIRST_QUESTION, LOOKUP_RESULT } from "../support/scenarios.js";
-import { serviceAvailable } from "../support/services.js";
+import { reactGraph } from "../support/graphs/react-graph.js";
+import { fastPostgresFactory, saverFactories, saverPerTest } from "../support/savers/savers.js";
+import { agentModel, FIRST_QUESTION, LOOKUP_RESULT } from "../support/graphs/scenarios.js";
+import { serviceAvailable } from "../support/servers/services.js";
 
 const FACTORIES = [...saverFactories, ...((await serviceAvailable("postgres")) ? [fastPostgresFactory] : [])];
 

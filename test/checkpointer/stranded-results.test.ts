@@ -11,9 +11,9 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
-import { reactGraph } from "../support/react-graph.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
-import { LOOKUP_RESULT, agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";
+import { reactGraph } from "../support/graphs/react-graph.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
+import { LOOKUP_RESULT, agentModel, cancelFirstTurn, nextTurn } from "../support/graphs/scenarios.js";
 
 /**
  * `saver` until an input checkpoint is stored: then `stop` is aborted and nothing more is stored, as when the run is

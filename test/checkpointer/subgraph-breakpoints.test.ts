@@ -6,7 +6,7 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import { END, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { sanitizeGraph, SanitizingCheckpointer } from "../../src/index.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
 
 type Breakpoints = { interruptBefore?: ("a" | "b")[]; interruptAfter?: ("a" | "b")[] };
 

@@ -1,10 +1,10 @@
 // A turn cancelled inside a subgraph: every namespace the next run reads is repaired.
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, type RepairEvent } from "../../src/index.js";
-import { PROVIDER_PROFILES, rejectingProviders } from "../support/provider-rules.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
-import { MESSAGES_FIELDS } from "../support/react-graph.js";
-import { STOP_POINTS, cancelFirstTurn, nextTurn, type Mount, type StopPoint } from "../support/scenarios.js";
+import { PROVIDER_PROFILES, rejectingProviders } from "../support/oracle/provider-rejections.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
+import { MESSAGES_FIELDS } from "../support/graphs/react-graph.js";
+import { STOP_POINTS, cancelFirstTurn, nextTurn, type Mount, type StopPoint } from "../support/graphs/scenarios.js";
 
 const MOUNTS: Mount[] = ["subgraph", "persistent-subgraph"];
 /** Delta threads run one stop per shape the tail can take (A, B, N): the rest is the same code path. */

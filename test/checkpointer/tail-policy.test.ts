@@ -4,10 +4,10 @@ import { END, MessagesAnnotation, START, StateGraph, interrupt, type BaseCheckpo
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, isSyntheticMessage, type RepairEvent } from "../../src/index.js";
 import { findTailStart } from "../../src/repair/tail.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
-import { MESSAGES_FIELDS, messagesState, reactGraph } from "../support/react-graph.js";
-import { agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";
-import { calls, human, shape } from "../support/messages.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
+import { MESSAGES_FIELDS, messagesState, reactGraph } from "../support/graphs/react-graph.js";
+import { agentModel, cancelFirstTurn, nextTurn } from "../support/graphs/scenarios.js";
+import { calls, human, shape } from "../support/generators/messages.js";
 
 const messagesOf = (tuple: { checkpoint: { channel_values: Record<string, unknown> } } | undefined) =>
   tuple!.checkpoint.channel_values.messages as BaseMessage[];

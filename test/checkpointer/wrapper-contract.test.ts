@@ -4,7 +4,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { BaseCheckpointSaver, MemorySaver, type CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, type RepairEvent } from "../../src/index.js";
-import { calls, human, reply, result } from "../support/messages.js";
+import { calls, human, reply, result } from "../support/generators/messages.js";
 
 /** A MemorySaver that remembers what it returned and what it was asked. */
 class RecordingSaver extends MemorySaver {

@@ -19,13 +19,13 @@ import type { OpenStore } from "../../src/cli/store.js";
 import { openPostgres } from "../../src/cli/stores/postgres.js";
 import { openRedis } from "../../src/cli/stores/redis.js";
 import { openSqlite } from "../../src/cli/stores/sqlite.js";
-import { calls } from "../support/messages.js";
-import { rejectingProviders } from "../support/provider-rules.js";
+import { calls } from "../support/generators/messages.js";
+import { rejectingProviders } from "../support/oracle/provider-rejections.js";
 import { storeFinishedRun } from "../wire/agents.js";
-import { reactGraph, type MessagesField } from "../support/react-graph.js";
-import { deleteKeys, postgresFactory, redisFactory, saverFactories, unique } from "../support/savers.js";
-import { POSTGRES_URL, REDIS_URL } from "../support/services.js";
-import { FIRST_QUESTION, agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";
+import { reactGraph, type MessagesField } from "../support/graphs/react-graph.js";
+import { deleteKeys, postgresFactory, redisFactory, saverFactories, unique } from "../support/savers/savers.js";
+import { POSTGRES_URL, REDIS_URL } from "../support/servers/services.js";
+import { FIRST_QUESTION, agentModel, cancelFirstTurn, nextTurn } from "../support/graphs/scenarios.js";
 
 /** Runs the CLI in-process; returns its exit code and output. */
 async function doctor(...argv: string[]) {

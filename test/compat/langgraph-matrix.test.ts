@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { bundleInto, installApp, packPackage, run, succeeded } from "./apps.js";
 import { SCENARIO_NAMES, type BACKENDS } from "./app/scenario-names.js";
 import { VERSION_SETS, runsConformance, setName, type VersionSet } from "./version-sets.js";
-import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "../support/services.js";
+import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "../support/servers/services.js";
 
 const only = process.env.COMPAT_SETS?.split(",");
 const sets = VERSION_SETS.filter((set) => only === undefined || only.includes(set.langgraph));

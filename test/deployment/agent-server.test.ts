@@ -12,13 +12,19 @@ import { Client } from "@langchain/langgraph-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAgentServer, type AgentServer } from "../../examples/agent-server/server.js";
 import { sanitizeGraph, SanitizingCheckpointer, SYNTHETIC_ID_PREFIX } from "../../src/index.js";
-import { APPROVAL_QUESTION, approvalAgent } from "../support/approval-agent.js";
-import { approvalRoundTrip, collect, historyShapes, human, messagesOf } from "../support/sdk.js";
-import { saverFactories, saverPerTest, type SaverFactory } from "../support/savers.js";
-import { reactGraph } from "../support/react-graph.js";
+import { APPROVAL_QUESTION, approvalAgent } from "../support/graphs/approval-agent.js";
+import { approvalRoundTrip, collect, historyShapes, human, messagesOf } from "../support/servers/sdk.js";
+import { saverFactories, saverPerTest, type SaverFactory } from "../support/savers/savers.js";
+import { reactGraph } from "../support/graphs/react-graph.js";
 import { FRONT_ENDS, nextInput, type ViewMessage } from "../../examples/chat-ui/page/front-ends.js";
 import { serverPackageVersion } from "./server-lines.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, stoppingAgent, type StopPoint } from "../support/scenarios.js";
+import {
+  FIRST_QUESTION,
+  LOOKUP_RESULT,
+  agentModel,
+  stoppingAgent,
+  type StopPoint,
+} from "../support/graphs/scenarios.js";
 
 /** The server's checkpointer raw, wrapped in SanitizingCheckpointer, or raw with the graph wrapped by sanitizeGraph. */
 type Mode = "raw" | "sanitized" | "sanitizeGraph";

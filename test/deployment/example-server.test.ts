@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { spawnUntilReady, stopAll } from "../support/processes.js";
-import { deleteKeys, unique } from "../support/savers.js";
-import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "../support/services.js";
+import { spawnUntilReady, stopAll } from "../support/servers/processes.js";
+import { deleteKeys, unique } from "../support/savers/savers.js";
+import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "../support/servers/services.js";
 
 /** Starts the example with `env`; resolves with its URL once it prints its listening line. */
 async function startExample(env: Record<string, string>, started: ChildProcess[]): Promise<string> {

@@ -9,8 +9,8 @@ import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MARKER_PRESETS } from "../../src/index.js";
-import { spawnUntilReady, stopAll } from "../support/processes.js";
-import { FIRST_QUESTION } from "../support/scenarios.js";
+import { spawnUntilReady, stopAll } from "../support/servers/processes.js";
+import { FIRST_QUESTION } from "../support/graphs/scenarios.js";
 import { langgraphCli, serverPackageVersion } from "./server-lines.js";
 import {
   cancelledThread,
@@ -20,7 +20,7 @@ import {
   firstTurnMidTool,
   human,
   messagesOf,
-} from "../support/sdk.js";
+} from "../support/servers/sdk.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const started: ChildProcess[] = [];

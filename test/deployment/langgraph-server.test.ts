@@ -15,9 +15,9 @@ import { fileURLToPath } from "node:url";
 import { register } from "tsx/esm/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYNTHETIC_ID_PREFIX } from "../../src/index.js";
-import { APPROVAL_QUESTION } from "../support/approval-agent.js";
-import { PROVIDER_PROFILES, type ProviderProfile } from "../support/provider-rules.js";
-import { FIRST_QUESTION, LOOKUP_RESULT } from "../support/scenarios.js";
+import { APPROVAL_QUESTION } from "../support/graphs/approval-agent.js";
+import { PROVIDER_PROFILES, type ProviderProfile } from "../support/oracle/provider-rejections.js";
+import { FIRST_QUESTION, LOOKUP_RESULT } from "../support/graphs/scenarios.js";
 import {
   FRONT_ENDS,
   SUBMIT_OPTIONS,
@@ -38,7 +38,7 @@ import {
   human,
   messagesOf,
   type StreamPart,
-} from "../support/sdk.js";
+} from "../support/servers/sdk.js";
 
 const GRAPHS = join(fileURLToPath(new URL(".", import.meta.url)), "fixtures", "server-graphs.ts");
 const VARIANTS = ["", "Factory", "Subgraph", "CreateAgent", "Approval", "Breakpoint", "FrontendTool"] as const;

@@ -8,9 +8,9 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { GraphDrained, MemorySaver, RunControl } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { isSyntheticMessage, sanitizeGraph, SanitizingCheckpointer } from "../../src/index.js";
-import { comparable } from "../support/compare.js";
-import { reactGraph } from "../support/react-graph.js";
-import { agentModel, FIRST_QUESTION, LOOKUP_RESULT } from "../support/scenarios.js";
+import { comparable } from "../support/comparisons/compare.js";
+import { reactGraph } from "../support/graphs/react-graph.js";
+import { agentModel, FIRST_QUESTION, LOOKUP_RESULT } from "../support/graphs/scenarios.js";
 
 type Mode = "raw" | "checkpointer" | "sanitizeGraph";
 const tools = { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT };

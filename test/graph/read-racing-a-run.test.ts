@@ -7,8 +7,8 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { isSyntheticMessage, sanitizeGraph } from "../../src/index.js";
-import { reactGraph } from "../support/react-graph.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../support/scenarios.js";
+import { reactGraph } from "../support/graphs/react-graph.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../support/graphs/scenarios.js";
 
 /** A MemorySaver whose next `getTuple`, once held, reads at once but answers only when released. */
 class SlowReads extends MemorySaver {

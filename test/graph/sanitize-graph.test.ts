@@ -11,7 +11,7 @@ import { createAgent, tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { sanitizeGraph, SanitizingCheckpointer } from "../../src/index.js";
-import { agentModel, cancelFirstTurn, FIRST_QUESTION, stoppingAgent } from "../support/scenarios.js";
+import { agentModel, cancelFirstTurn, FIRST_QUESTION, stoppingAgent } from "../support/graphs/scenarios.js";
 
 const compiledAgent = () => stoppingAgent("during-tools", () => {}).builder.compile();
 

@@ -5,9 +5,9 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { isSyntheticMessage, sanitizeGraph, SanitizingCheckpointer } from "../../src/index.js";
-import { reactGraph, type ToolFn } from "../support/react-graph.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../support/scenarios.js";
-import { settled } from "../support/settled.js";
+import { reactGraph, type ToolFn } from "../support/graphs/react-graph.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../support/graphs/scenarios.js";
+import { settled } from "../support/savers/settled.js";
 
 type Durability = "sync" | "async" | "exit";
 

@@ -3,9 +3,17 @@ import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
 import { findTailStart } from "../../src/repair/tail.js";
-import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
-import { anthropicTurn, human, openAiTurn, reply, responsesTurn, result, shape } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
+import {
+  anthropicTurn,
+  human,
+  openAiTurn,
+  reply,
+  responsesTurn,
+  result,
+  shape,
+} from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 const callIds = (m: unknown) => (m as AIMessage).tool_calls!.map((c) => c.id);
 

@@ -3,9 +3,9 @@
 import { AIMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { MARKER_PRESETS, repairMessages } from "../../src/index.js";
-import { expectAcceptedByAllProviders, expectAcceptedUnder } from "../support/expect-accepted.js";
-import { calls, human, reply, result, shape } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedByAllProviders, expectAcceptedUnder } from "../support/oracle/expect-accepted.js";
+import { calls, human, reply, result, shape } from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern K: two replies in a row", () => {
   it("leaves two replies in a row as stored by default: a supervisor's agent answers, then hands back", () => {

@@ -1,9 +1,9 @@
 // Pattern F: two results for one tool_call_id (a resumed tool after a naive repair, HITL double write).
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
-import { calls, human, reply, result, shape } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
+import { calls, human, reply, result, shape } from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern F: duplicate results", () => {
   it("keeps the first real result and reports the second whole", () => {

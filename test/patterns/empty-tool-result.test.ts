@@ -2,9 +2,9 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { expectAcceptedUnder } from "../support/expect-accepted.js";
-import { calls, human, reply, result } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedUnder } from "../support/oracle/expect-accepted.js";
+import { calls, human, reply, result } from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 const empty = (content: string | []) =>
   new ToolMessage({ id: "t1", content, tool_call_id: "c1", name: "tool_c1", status: "error" });

@@ -2,9 +2,9 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { expectAcceptedUnder } from "../support/expect-accepted.js";
-import { human, reply } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedUnder } from "../support/oracle/expect-accepted.js";
+import { human, reply } from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern X: an empty user turn", () => {
   it.each(["anthropic", "gemini", "bedrock"] as const)(

@@ -2,8 +2,8 @@
 import { AIMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { human } from "../support/messages.js";
-import { thinkingOfAnotherModel } from "../support/provider-rules.js";
+import { human } from "../support/generators/messages.js";
+import { thinkingOfAnotherModel } from "../support/oracle/provider-rejections.js";
 
 const thinking = { type: "thinking", thinking: "Weigh both.", signature: "sig-opus" };
 const redacted = { type: "redacted_thinking", data: "opaque" };

@@ -2,9 +2,18 @@
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
-import { anthropicTurn, calls, geminiTurn, human, reply, responsesTurn, result, shape } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
+import {
+  anthropicTurn,
+  calls,
+  geminiTurn,
+  human,
+  reply,
+  responsesTurn,
+  result,
+  shape,
+} from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 const callIds = (m: unknown) => (m as AIMessage).tool_calls!.map((c) => c.id!);
 const VALID = /^[A-Za-z0-9_-]{1,40}$/;

@@ -2,9 +2,9 @@
 // Role order: repaired only for the providers that reject it.
 import { describe, expect, it } from "vitest";
 import { MARKER_PRESETS, repairMessages } from "../../src/index.js";
-import { expectAcceptedByAllProviders, expectAcceptedUnder } from "../support/expect-accepted.js";
-import { calls, human, reply, result, shape, system } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedByAllProviders, expectAcceptedUnder } from "../support/oracle/expect-accepted.js";
+import { calls, human, reply, result, shape, system } from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern J: a history that starts with a reply", () => {
   it("leaves an app's opening greeting as stored by default, which OpenAI and Mistral take", () => {

@@ -1,9 +1,9 @@
 // Pattern E: a tool result not adjacent to its call, or results out of call order (naive repairs, HITL edits).
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
-import { calls, human, reply, result, shape } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
+import { calls, human, reply, result, shape } from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern E: result separated from its call", () => {
   it("moves a result back next to its call, keeping every other message in order", () => {

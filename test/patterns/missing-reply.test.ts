@@ -2,9 +2,9 @@
 // Leftovers: a broken run's trailing user turn, closed when new input follows. Role order: two stored user turns.
 import { describe, expect, it } from "vitest";
 import { isSyntheticMessage, repairMessages } from "../../src/index.js";
-import { expectAcceptedByAllProviders, expectAcceptedUnder } from "../support/expect-accepted.js";
-import { human, reply, shape, system } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedByAllProviders, expectAcceptedUnder } from "../support/oracle/expect-accepted.js";
+import { human, reply, shape, system } from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern A: two HumanMessages in a row", () => {
   it("leaves two stored user turns as they are by default: an app may send them on purpose, and OpenAI takes them", () => {

@@ -1,9 +1,9 @@
 // Pattern D: an orphan ToolMessage whose call no earlier AIMessage made (trimming, summarization, edits).
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
-import { calls, human, reply, result, shape } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
+import { calls, human, reply, result, shape } from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern D: orphan tool result", () => {
   it("removes the orphan and reports it whole", () => {

@@ -1,8 +1,8 @@
 // Pattern B2: parallel tool calls only partly answered.
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
-import { calls, human, result, shape } from "../support/messages.js";
+import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
+import { calls, human, result, shape } from "../support/generators/messages.js";
 
 describe("pattern B2: parallel calls partly answered", () => {
   it("keeps the real results and fills only the missing ones, in call order", () => {

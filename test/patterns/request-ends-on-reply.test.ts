@@ -2,8 +2,8 @@
 import { AIMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { human, reply, result, shape } from "../support/messages.js";
-import { requestEndError } from "../support/provider-rules.js";
+import { human, reply, result, shape } from "../support/generators/messages.js";
+import { requestEndError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern Z: a request that ends on a reply", () => {
   it.each(["anthropic", "bedrock", "gemini", "mistral"] as const)(

@@ -3,8 +3,8 @@
 import type { AIMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
-import { calls, human, result, shape } from "../support/messages.js";
+import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
+import { calls, human, result, shape } from "../support/generators/messages.js";
 
 describe("pattern N: results recovered from outside the list", () => {
   it("uses a recovered result instead of a placeholder for the last turn", () => {

@@ -2,9 +2,9 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { expectAcceptedUnder } from "../support/expect-accepted.js";
-import { human, reply, shape, system } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedUnder } from "../support/oracle/expect-accepted.js";
+import { human, reply, shape, system } from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 const summary = () =>
   new SystemMessage({ id: "summary", content: "Summary of the conversation so far: the user asked about Paris." });

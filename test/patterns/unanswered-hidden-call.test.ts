@@ -2,9 +2,9 @@
 import { type AIMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
-import { anthropicTurn, human, openAiTurn, reply, result, shape } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
+import { anthropicTurn, human, openAiTurn, reply, result, shape } from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern B3: unanswered invalid tool call", () => {
   it("answers a truncated tool_use block (ChatAnthropic) after the valid call's result, once the call is visible", () => {

@@ -1,9 +1,9 @@
 // Pattern B: an AIMessage whose tool calls got no ToolMessage at all (cancelled before or during the tool node).
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
-import { calls, human, reply, shape } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
+import { calls, human, reply, shape } from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern B: tool calls with no result", () => {
   it("answers every call with an error placeholder right after the call, then closes the turn", () => {

@@ -2,9 +2,9 @@
 // Leftovers: a turn the repair answered, or a broken run's end. Role order: real results before a user turn.
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { expectAcceptedByAllProviders, expectAcceptedUnder } from "../support/expect-accepted.js";
-import { calls, human, reply, result, shape } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedByAllProviders, expectAcceptedUnder } from "../support/oracle/expect-accepted.js";
+import { calls, human, reply, result, shape } from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern C: tool results not closed by an AIMessage", () => {
   it("leaves real results before a user turn by default: a tool that ends the run leaves them so", () => {

@@ -2,9 +2,9 @@
 import { AIMessage, AIMessageChunk } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
-import { human, result, shape, streamedCall } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
+import { human, result, shape, streamedCall } from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("pattern M: a reply saved mid-stream", () => {
   it("sends a plain copy without the stream's blocks; its call stays and gets a placeholder", () => {

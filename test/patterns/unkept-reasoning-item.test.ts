@@ -3,9 +3,9 @@
 import { AIMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
-import { human } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
+import { human } from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 const byId = { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Check the forecast." }] };
 const encrypted = { ...byId, encrypted_content: "enc-1" };

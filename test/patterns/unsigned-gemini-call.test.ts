@@ -2,8 +2,8 @@
 import { AIMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { human, result } from "../support/messages.js";
-import { geminiSignatures } from "../support/provider-rules.js";
+import { human, result } from "../support/generators/messages.js";
+import { geminiSignatures } from "../support/oracle/provider-rejections.js";
 
 const KEY = "__gemini_function_call_thought_signatures__";
 const call = (id: string) => ({ id, name: "search", args: {}, type: "tool_call" as const });

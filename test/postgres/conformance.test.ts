@@ -1,7 +1,7 @@
 // The official checkpointer conformance suite on FastPostgresSaver, raw and through the sanitizer.
-import { conformanceSuite } from "../support/conformance.js";
-import { fastPostgresFactory } from "../support/savers.js";
-import { serviceAvailable } from "../support/services.js";
+import { conformanceSuite } from "../support/savers/conformance.js";
+import { fastPostgresFactory } from "../support/savers/savers.js";
+import { serviceAvailable } from "../support/servers/services.js";
 
 if (await serviceAvailable("postgres")) {
   conformanceSuite(fastPostgresFactory, { wrapped: false });

@@ -9,10 +9,10 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
-import { postgresFactory } from "../support/savers.js";
-import { cancelFirstTurn, nextTurn } from "../support/scenarios.js";
-import { serviceAvailable } from "../support/services.js";
-import { expectSame as expectSameRead, listed } from "../support/tuples.js";
+import { postgresFactory } from "../support/savers/savers.js";
+import { cancelFirstTurn, nextTurn } from "../support/graphs/scenarios.js";
+import { serviceAvailable } from "../support/servers/services.js";
+import { expectSame as expectSameRead, listed } from "../support/comparisons/tuples.js";
 
 /** The first words of the fast read statement (read-sql.ts); the official saver's starts otherwise. */
 const FAST_STATEMENT = /^with cp as \(/;

@@ -3,7 +3,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { InvalidOptionError } from "../../src/index.js";
 import { FastPostgresSaver } from "../../src/postgres/index.js";
-import { POSTGRES_URL } from "../support/services.js";
+import { POSTGRES_URL } from "../support/servers/services.js";
 import { thrownBy } from "../support/thrown.js";
 
 describe("FastPostgresSaver options", () => {

@@ -17,8 +17,8 @@ import {
   startPostgres,
   type PgBouncer,
   type PostgresServer,
-} from "../support/postgres-server.js";
-import { cancelFirstTurn, nextTurn } from "../support/scenarios.js";
+} from "../support/servers/postgres-server.js";
+import { cancelFirstTurn, nextTurn } from "../support/graphs/scenarios.js";
 
 const available = hasPostgresBinaries() && hasPgBouncer();
 if (!available && process.env.CI === "true")

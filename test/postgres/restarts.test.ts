@@ -7,9 +7,9 @@ import { HumanMessage } from "@langchain/core/messages";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
 import { FastPostgresSaver, PostgresUnavailableError } from "../../src/postgres/index.js";
-import { hasPostgresBinaries, startPostgres, type PostgresServer } from "../support/postgres-server.js";
-import { reactGraph } from "../support/react-graph.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, nextTurn } from "../support/scenarios.js";
+import { hasPostgresBinaries, startPostgres, type PostgresServer } from "../support/servers/postgres-server.js";
+import { reactGraph } from "../support/graphs/react-graph.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, nextTurn } from "../support/graphs/scenarios.js";
 
 const available = hasPostgresBinaries();
 if (!available && process.env.CI === "true")

@@ -14,11 +14,11 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FastJsonPlusSerializer, SanitizingCheckpointer } from "../../src/index.js";
 import { FastPostgresSaver } from "../../src/postgres/index.js";
-import { reactGraph } from "../support/react-graph.js";
-import { postgresFactory } from "../support/savers.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";
-import { serviceAvailable } from "../support/services.js";
-import { expectSame as expectSameRead, listed } from "../support/tuples.js";
+import { reactGraph } from "../support/graphs/react-graph.js";
+import { postgresFactory } from "../support/savers/savers.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, cancelFirstTurn, nextTurn } from "../support/graphs/scenarios.js";
+import { serviceAvailable } from "../support/servers/services.js";
+import { expectSame as expectSameRead, listed } from "../support/comparisons/tuples.js";
 
 /** A finished conversation, then a fork from where the first turn's tools were about to run. */
 async function forkedConversation(saver: BaseCheckpointSaver, thread_id: string) {

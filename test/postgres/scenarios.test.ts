@@ -19,10 +19,10 @@ import {
 } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
-import { comparable } from "../support/compare.js";
-import { rejectingProviders } from "../support/provider-rules.js";
-import { reactGraph } from "../support/react-graph.js";
-import { fastPostgresFactory, postgresFactory, saverPerTest } from "../support/savers.js";
+import { comparable } from "../support/comparisons/compare.js";
+import { rejectingProviders } from "../support/oracle/provider-rejections.js";
+import { reactGraph } from "../support/graphs/react-graph.js";
+import { fastPostgresFactory, postgresFactory, saverPerTest } from "../support/savers/savers.js";
 import {
   FIRST_QUESTION,
   LOOKUP_RESULT,
@@ -30,10 +30,10 @@ import {
   agentModel,
   cancelFirstTurn,
   nextTurn,
-} from "../support/scenarios.js";
-import type { Mount } from "../support/scenarios.js";
-import { serviceAvailable } from "../support/services.js";
-import { ProviderRejection } from "../support/strict-chat-model.js";
+} from "../support/graphs/scenarios.js";
+import type { Mount } from "../support/graphs/scenarios.js";
+import { serviceAvailable } from "../support/servers/services.js";
+import { ProviderRejection } from "../support/graphs/strict-chat-model.js";
 
 describe.runIf(await serviceAvailable("postgres"))("FastPostgresSaver in graph runs, against PostgresSaver", () => {
   const openOfficial = saverPerTest(postgresFactory);

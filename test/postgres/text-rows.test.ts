@@ -10,8 +10,8 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { FastPostgresSaver } from "../../src/postgres/index.js";
-import { fastPostgresFactory, saverPerTest, unique } from "../support/savers.js";
-import { POSTGRES_URL, serviceAvailable } from "../support/services.js";
+import { fastPostgresFactory, saverPerTest, unique } from "../support/savers/savers.js";
+import { POSTGRES_URL, serviceAvailable } from "../support/servers/services.js";
 
 const TEXT = 25;
 const BYTEA = 17;

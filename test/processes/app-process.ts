@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import type { StoreEnv } from "../support/stores.js";
+import type { StoreEnv } from "../support/savers/stores.js";
 import type { Command_ } from "./thread-process.js";
 
 const SCRIPT = fileURLToPath(new URL("./thread-process.ts", import.meta.url));

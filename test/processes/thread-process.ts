@@ -3,16 +3,16 @@
  * raw or through `sanitizeGraph`, driven one JSON command a line on stdin, answering one JSON line on stdout.
  * test/processes/two-processes.test.ts starts two (and kills and restarts them).
  *
- * Env: the store's (test/support/stores.ts), and MODE (raw | sanitized).
+ * Env: the store's (test/support/savers/stores.ts), and MODE (raw | sanitized).
  */
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, interrupt } from "@langchain/langgraph";
 import { createInterface } from "node:readline";
 import { isSyntheticMessage, sanitizeGraph, SanitizingCheckpointer } from "../../src/index.js";
-import { comparable } from "../support/compare.js";
-import { reactGraph, type ToolFn } from "../support/react-graph.js";
-import { agentModel, FIRST_QUESTION, LOOKUP_RESULT } from "../support/scenarios.js";
-import { openStore, type StoreEnv } from "../support/stores.js";
+import { comparable } from "../support/comparisons/compare.js";
+import { reactGraph, type ToolFn } from "../support/graphs/react-graph.js";
+import { agentModel, FIRST_QUESTION, LOOKUP_RESULT } from "../support/graphs/scenarios.js";
+import { openStore, type StoreEnv } from "../support/savers/stores.js";
 
 /** The graphs of the app: no breakpoint of its own, one compiled before the tools, and a tool that asks first. */
 export type GraphName = "plain" | "compiled-breakpoint" | "approval";

@@ -3,8 +3,8 @@
 // (a pause at a breakpoint or an approval, a run still working, a crash), the other reads, edits and resumes it
 // exactly as on the raw saver, and takes a new message after a crash, which the raw saver cannot.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serviceAvailable } from "../support/services.js";
-import { createStore, type StoreKind } from "../support/stores.js";
+import { serviceAvailable } from "../support/servers/services.js";
+import { createStore, type StoreKind } from "../support/savers/stores.js";
 import { AppProcess } from "./app-process.js";
 
 type Mode = "raw" | "sanitized";

@@ -12,9 +12,9 @@ import type { DoctorReport } from "../../src/cli/doctor.js";
 import { SanitizingCheckpointer } from "../../src/index.js";
 import { IORedisSaver, resilientClusterOptions } from "../../src/redis/index.js";
 import { encodeId } from "../../src/redis/keys.js";
-import { hasRedisBinary, startCluster, type RedisCluster } from "../support/redis-servers.js";
-import { reactGraph } from "../support/react-graph.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";
+import { hasRedisBinary, startCluster, type RedisCluster } from "../support/servers/redis-servers.js";
+import { reactGraph } from "../support/graphs/react-graph.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, cancelFirstTurn, nextTurn } from "../support/graphs/scenarios.js";
 
 const available = hasRedisBinary();
 if (!available && process.env.CI === "true")

@@ -18,10 +18,10 @@ import {
   startRedis,
   type RedisCluster,
   type RedisServer,
-} from "../support/redis-servers.js";
-import { reactGraph } from "../support/react-graph.js";
-import { agentModel, cancelFirstTurn, nextTurn } from "../support/scenarios.js";
-import { deleteKeys } from "../support/savers.js";
+} from "../support/servers/redis-servers.js";
+import { reactGraph } from "../support/graphs/react-graph.js";
+import { agentModel, cancelFirstTurn, nextTurn } from "../support/graphs/scenarios.js";
+import { deleteKeys } from "../support/savers/savers.js";
 import { thrownBy } from "../support/thrown.js";
 
 const available = hasRedisBinary();

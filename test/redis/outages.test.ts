@@ -7,7 +7,7 @@ import { emptyCheckpoint, uuid6, type Checkpoint } from "@langchain/langgraph-ch
 import { Redis, type RedisOptions } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IORedisSaver, RedisUnavailableError, resilientRedisOptions } from "../../src/redis/index.js";
-import { hasRedisBinary, startRedis, type RedisServer } from "../support/redis-servers.js";
+import { hasRedisBinary, startRedis, type RedisServer } from "../support/servers/redis-servers.js";
 
 const available = hasRedisBinary();
 if (!available && process.env.CI === "true")

@@ -7,7 +7,7 @@ import type { ProviderRules, RepairRules, TailMode } from "../../src/index.js";
 import { PROVIDER_RULE_NAMES } from "../../src/repair/provider-rules.js";
 import { cleanCheckAndRebuild } from "../../src/repair/repair-messages.js";
 import { resolveRepairSettings } from "../../src/repair/settings.js";
-import { anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory } from "../support/arbitraries.js";
+import { anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory } from "../support/generators/arbitraries.js";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 500) };
 const anyTail = fc.constantFrom<TailMode>("repair", "finished", "preserve", "request");

@@ -1,7 +1,7 @@
 // repairMessages on what real state channels hold besides clean message instances.
 import { describe, expect, it } from "vitest";
 import { MARKER_PRESETS, repairMessages } from "../../src/index.js";
-import { shape } from "../support/messages.js";
+import { shape } from "../support/generators/messages.js";
 
 describe("repairMessages on odd input", () => {
   it.each([

@@ -2,9 +2,9 @@
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
 import { findTailStart } from "../../src/repair/tail.js";
-import { expectAcceptedByAllProviders } from "../support/expect-accepted.js";
-import { calls, human, openAiTurn, reply, result, shape } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
+import { calls, human, openAiTurn, reply, result, shape } from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 describe("preserving the tail", () => {
   it("moves a result stranded after a user turn to its call instead of answering the call twice", () => {

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { isSyntheticMessage, repairMessages, type TailMode } from "../../src/index.js";
 import { PROVIDER_RULE_NAMES } from "../../src/repair/provider-rules.js";
 import { findTailStart } from "../../src/repair/tail.js";
-import { anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory } from "../support/arbitraries.js";
-import { profilesOf } from "../support/expect-accepted.js";
+import { anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory } from "../support/generators/arbitraries.js";
+import { profilesOf } from "../support/oracle/expect-accepted.js";
 import {
   geminiSignatures,
   providerError,
@@ -14,7 +14,7 @@ import {
   requestEndError,
   thinkingOfAnotherModel,
   WIRE_PROFILES,
-} from "../support/provider-rules.js";
+} from "../support/oracle/provider-rejections.js";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 500) };
 const nextTurn = new HumanMessage({ id: "next", content: "next question" });

@@ -4,7 +4,7 @@
 import { AIMessage, SystemMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages, type ProviderRules } from "../../src/index.js";
-import { calls, human, reply, result } from "../support/messages.js";
+import { calls, human, reply, result } from "../support/generators/messages.js";
 
 const codes = (provider: ProviderRules, model: string | undefined, history: unknown[]) =>
   repairMessages(history, { provider, model, tail: "request" }).repairs.map((r) => r.code);

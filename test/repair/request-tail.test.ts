@@ -2,9 +2,9 @@
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
 import type { ProviderRules } from "../../src/repair/provider-rules.js";
-import { expectAcceptedByAllProviders, expectAcceptedUnder } from "../support/expect-accepted.js";
-import { calls, human, reply, result, shape } from "../support/messages.js";
-import { providerError } from "../support/provider-rules.js";
+import { expectAcceptedByAllProviders, expectAcceptedUnder } from "../support/oracle/expect-accepted.js";
+import { calls, human, reply, result, shape } from "../support/generators/messages.js";
+import { providerError } from "../support/oracle/provider-rejections.js";
 
 const request = (messages: unknown[], provider?: ProviderRules) =>
   repairMessages(messages, { tail: "request", provider });

@@ -6,12 +6,12 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import { END, START, StateGraph, type Annotation, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { sanitizeGraph, SanitizingCheckpointer } from "../../src/index.js";
-import { buildAgent, threadConfig, type Agent } from "../support/agents.js";
-import { rejectingProviders } from "../support/provider-rules.js";
-import { hangUntilAborted, messagesState, reactGraph, type ToolFn } from "../support/react-graph.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, cancelled } from "../support/scenarios.js";
-import type { StrictChatModel } from "../support/strict-chat-model.js";
+import { buildAgent, threadConfig, type Agent } from "../support/graphs/agents.js";
+import { rejectingProviders } from "../support/oracle/provider-rejections.js";
+import { hangUntilAborted, messagesState, reactGraph, type ToolFn } from "../support/graphs/react-graph.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, cancelled } from "../support/graphs/scenarios.js";
+import type { StrictChatModel } from "../support/graphs/strict-chat-model.js";
 
 /** How the graph reads its saver: as is, through sanitizeGraph, or through the plain wrapper told the breakpoints. */
 type Mode = "raw" | "sanitizeGraph" | "plain";

@@ -4,10 +4,10 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, isSyntheticMessage } from "../../src/index.js";
-import { comparable } from "../support/compare.js";
-import { PROVIDER_PROFILES, rejectingProviders, type ProviderProfile } from "../support/provider-rules.js";
-import { MESSAGES_FIELDS, reactGraph } from "../support/react-graph.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
+import { comparable } from "../support/comparisons/compare.js";
+import { PROVIDER_PROFILES, rejectingProviders, type ProviderProfile } from "../support/oracle/provider-rejections.js";
+import { MESSAGES_FIELDS, reactGraph } from "../support/graphs/react-graph.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
 import {
   LOOKUP_RESULT,
   STOP_POINTS,
@@ -15,8 +15,8 @@ import {
   cancelFirstTurn,
   nextTurn,
   type StopPoint,
-} from "../support/scenarios.js";
-import { ProviderRejection } from "../support/strict-chat-model.js";
+} from "../support/graphs/scenarios.js";
+import { ProviderRejection } from "../support/graphs/strict-chat-model.js";
 
 /** Which providers reject the raw history at each stop point (the fixture must really reproduce the failure). */
 const RAW_REJECTED_BY: Record<StopPoint, ProviderProfile[]> = {

@@ -1,7 +1,7 @@
-// The chat front ends answer a stopped call themselves in the next input (test/support/front-ends.ts). A createAgent
-// turn is stopped as each client stops it, the client's next input is built from what it streamed, and the next
-// model request is judged by every provider's rules, on each entry point and every backend: the call is answered
-// once, and a frontend tool's result reaches the model as on the raw saver.
+// The chat front ends answer a stopped call themselves in the next input (examples/chat-ui/page/front-ends.ts). A
+// createAgent turn is stopped as each client stops it, the client's next input is built from what it streamed, and
+// the next model request is judged by every provider's rules, on each entry point and every backend: the call is
+// answered once, and a frontend tool's result reaches the model as on the raw saver.
 import { type AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import {
   END,
@@ -14,7 +14,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, sanitizeGraph } from "../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
-import { buildAgent, calmTools, threadConfig, type Agent } from "../support/agents.js";
+import { buildAgent, calmTools, threadConfig, type Agent } from "../support/graphs/agents.js";
 import {
   FRONT_ENDS,
   frontendToolResult,
@@ -22,10 +22,16 @@ import {
   type FrontEnd,
   type ViewMessage,
 } from "../../examples/chat-ui/page/front-ends.js";
-import { PROVIDER_PROFILES, type ProviderProfile } from "../support/provider-rules.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, agentModel, stoppingParts, type StopPoint } from "../support/scenarios.js";
-import { StrictChatModel } from "../support/strict-chat-model.js";
+import { PROVIDER_PROFILES, type ProviderProfile } from "../support/oracle/provider-rejections.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
+import {
+  FIRST_QUESTION,
+  LOOKUP_RESULT,
+  agentModel,
+  stoppingParts,
+  type StopPoint,
+} from "../support/graphs/scenarios.js";
+import { StrictChatModel } from "../support/graphs/strict-chat-model.js";
 
 /** `checkpointer+middleware` is createAgent's recommended setup: the wrapped saver and the middleware together. */
 const ENTRY_POINTS = ["raw", "sanitizeGraph", "middleware", "checkpointer", "checkpointer+middleware"] as const;

@@ -3,11 +3,11 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { Annotation, Command, END, START, StateGraph, interrupt, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
-import { approvalAgent } from "../support/approval-agent.js";
-import { comparable, rawAndSanitized } from "../support/compare.js";
-import { rejectingProviders } from "../support/provider-rules.js";
-import { MESSAGES_FIELDS, type MessagesField } from "../support/react-graph.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
+import { approvalAgent } from "../support/graphs/approval-agent.js";
+import { comparable, rawAndSanitized } from "../support/comparisons/compare.js";
+import { rejectingProviders } from "../support/oracle/provider-rejections.js";
+import { MESSAGES_FIELDS, type MessagesField } from "../support/graphs/react-graph.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
 
 type Step = Record<string, unknown> & { __interrupt__?: { id: string; value: unknown }[] };
 

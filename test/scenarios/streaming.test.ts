@@ -4,11 +4,11 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver, StreamMode } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer } from "../../src/index.js";
-import { rejectingProviders } from "../support/provider-rules.js";
-import { reactGraph } from "../support/react-graph.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../support/scenarios.js";
-import { ProviderRejection } from "../support/strict-chat-model.js";
+import { rejectingProviders } from "../support/oracle/provider-rejections.js";
+import { reactGraph } from "../support/graphs/react-graph.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../support/graphs/scenarios.js";
+import { ProviderRejection } from "../support/graphs/strict-chat-model.js";
 
 const MODES: StreamMode[][] = [
   ["values"],

@@ -13,11 +13,17 @@ import {
 } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, type RepairEvent } from "../../src/index.js";
-import { comparable, rawAndSanitized } from "../support/compare.js";
-import { hangUntilAborted, messagesChannel, reactGraph, reactNodes, type ToolFn } from "../support/react-graph.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../support/scenarios.js";
-import { ProviderRejection } from "../support/strict-chat-model.js";
+import { comparable, rawAndSanitized } from "../support/comparisons/compare.js";
+import {
+  hangUntilAborted,
+  messagesChannel,
+  reactGraph,
+  reactNodes,
+  type ToolFn,
+} from "../support/graphs/react-graph.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../support/graphs/scenarios.js";
+import { ProviderRejection } from "../support/graphs/strict-chat-model.js";
 
 /** Tools whose `search` cancels the run while it works, once `cancel` is set. */
 function cancellingTools(controller: { current?: AbortController }): Record<string, ToolFn> {

@@ -2,11 +2,11 @@
 import { HumanMessage, ToolMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
-import { comparable, rawAndSanitized } from "../support/compare.js";
-import { rejectingProviders } from "../support/provider-rules.js";
-import { MESSAGES_FIELDS, reactGraph, type MessagesField } from "../support/react-graph.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../support/scenarios.js";
+import { comparable, rawAndSanitized } from "../support/comparisons/compare.js";
+import { rejectingProviders } from "../support/oracle/provider-rejections.js";
+import { MESSAGES_FIELDS, reactGraph, type MessagesField } from "../support/graphs/react-graph.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, agentModel } from "../support/graphs/scenarios.js";
 
 const config = { configurable: { thread_id: "history" } };
 

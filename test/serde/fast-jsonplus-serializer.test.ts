@@ -19,8 +19,8 @@ import {
   plainValue,
   printOutcome,
   sameOutcome,
-} from "../support/serde-values.js";
-import { storedData, storedText } from "../support/raw-json.js";
+} from "../support/generators/serde-values.js";
+import { storedData, storedText } from "../support/generators/raw-json.js";
 
 const stock = new JsonPlusSerializer();
 const fast = new FastJsonPlusSerializer();

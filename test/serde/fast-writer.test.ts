@@ -12,8 +12,8 @@ import { describe, expect, it } from "vitest";
 import { FastJsonPlusSerializer } from "../../src/index.js";
 import { deltaSnapshot } from "../../src/langgraph-features.js";
 import { prepareWrite } from "../../src/serde/prepare-write.js";
-import { anyHistory, cleanHistory } from "../support/arbitraries.js";
-import { anyValue, message, messageOf, outcome, plainKey, plainValue } from "../support/serde-values.js";
+import { anyHistory, cleanHistory } from "../support/generators/arbitraries.js";
+import { anyValue, message, messageOf, outcome, plainKey, plainValue } from "../support/generators/serde-values.js";
 
 const stock = new JsonPlusSerializer();
 const fast = new FastJsonPlusSerializer();

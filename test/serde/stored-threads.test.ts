@@ -9,8 +9,8 @@ import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual, inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { FastJsonPlusSerializer, SanitizingCheckpointer } from "../../src/index.js";
-import { saverFactories, saverPerTest } from "../support/savers.js";
-import { cancelFirstTurn, nextTurn } from "../support/scenarios.js";
+import { saverFactories, saverPerTest } from "../support/savers/savers.js";
+import { cancelFirstTurn, nextTurn } from "../support/graphs/scenarios.js";
 
 async function history(saver: BaseCheckpointSaver, thread: string): Promise<CheckpointTuple[]> {
   const tuples: CheckpointTuple[] = [];

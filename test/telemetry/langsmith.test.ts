@@ -10,8 +10,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
-import { buildAgent, keepFirstAndLastThree, threadConfig } from "../support/agents.js";
-import { FIRST_QUESTION, agentModel } from "../support/scenarios.js";
+import { buildAgent, keepFirstAndLastThree, threadConfig } from "../support/graphs/agents.js";
+import { FIRST_QUESTION, agentModel } from "../support/graphs/scenarios.js";
 
 /** A run as LangSmith receives it: created by a POST, completed by a PATCH. */
 interface RecordedRun {

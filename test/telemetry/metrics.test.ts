@@ -11,9 +11,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { sanitizeGraph, SanitizingCheckpointer } from "../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
-import { buildAgent, keepFirstAndLastThree } from "../support/agents.js";
-import { reactGraph } from "../support/react-graph.js";
-import { agentModel, cancelFirstTurn, FIRST_QUESTION, LOOKUP_RESULT } from "../support/scenarios.js";
+import { buildAgent, keepFirstAndLastThree } from "../support/graphs/agents.js";
+import { reactGraph } from "../support/graphs/react-graph.js";
+import { agentModel, cancelFirstTurn, FIRST_QUESTION, LOOKUP_RESULT } from "../support/graphs/scenarios.js";
 import { inMemoryMetrics, inMemoryTraces, total, type Point } from "../support/telemetry.js";
 
 const tools = { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT };

@@ -11,7 +11,7 @@ import {
   type Client,
   type ProviderEmulator,
 } from "../support/provider-emulator/index.js";
-import { FIRST_QUESTION, LOOKUP_RESULT } from "../support/scenarios.js";
+import { FIRST_QUESTION, LOOKUP_RESULT } from "../support/graphs/scenarios.js";
 import { AGENT_KINDS, FINAL_ANSWER, NEXT_QUESTION, agentScript, cancelFirstTurn, runTurn } from "./agents.js";
 
 type Stop = "during-llm" | "during-tools" | "after-one-of-two-parallel-tools" | "not cancelled";

@@ -14,7 +14,7 @@ import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { sanitizeMessagesMiddleware, type ModelRequestRepairEvent } from "../../src/middleware/index.js";
-import { canonicalIds, plain } from "../support/conversation-record.js";
+import { canonicalIds, plain } from "../support/comparisons/conversation-record.js";
 import {
   CLIENTS,
   MORE_CLIENTS,
@@ -82,7 +82,7 @@ const OPENINGS: Record<string, BaseMessage[]> = {
 };
 
 /**
- * The clients whose provider rejects an opening (as the emulator models it; see test/wire/provider-rules.test.ts),
+ * The clients whose provider rejects an opening (as the emulator models it; see test/wire/emulator-rules.test.ts),
  * and so is no clean conversation for them. Every other client takes it as it is.
  */
 const REJECTED_BY: Record<string, readonly AnyClient[]> = {

@@ -16,7 +16,7 @@ import {
 import { ChatGoogleGenerativeAI } from "@langchain/google-genai";
 import { ChatOpenAI } from "@langchain/openai";
 import type { ProviderEmulator, ScriptedReply } from "../support/provider-emulator/index.js";
-import { FIRST_QUESTION } from "../support/scenarios.js";
+import { FIRST_QUESTION } from "../support/graphs/scenarios.js";
 
 const apiKey = "test-key";
 

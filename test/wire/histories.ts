@@ -1,6 +1,6 @@
 /** Stored histories for the wire tests, built from LangChain messages as the clients store them. */
 import { AIMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
-import { calls, human, reply, result, streamedCall, withInvalidCalls } from "../support/messages.js";
+import { calls, human, reply, result, streamedCall, withInvalidCalls } from "../support/generators/messages.js";
 import { CLIENTS, type Client } from "../support/provider-emulator/index.js";
 
 /** A finished parallel-call turn: two calls, both answered, then the model's answer. */

@@ -17,7 +17,7 @@ import {
   type ProviderEmulator,
   type Script,
 } from "../support/provider-emulator/index.js";
-import { FIRST_QUESTION } from "../support/scenarios.js";
+import { FIRST_QUESTION } from "../support/graphs/scenarios.js";
 import {
   AGENT_KINDS,
   FINAL_ANSWER,
@@ -28,7 +28,7 @@ import {
   runTurn,
   storeFinishedRun,
 } from "./agents.js";
-import { calls, human, reply, result, system } from "../support/messages.js";
+import { calls, human, reply, result, system } from "../support/generators/messages.js";
 
 type MoreClient = (typeof MORE_CLIENTS)[number];
 type Stop = "during-llm" | "during-tools" | "after-one-of-two-parallel-tools" | "not cancelled";

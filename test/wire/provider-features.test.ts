@@ -11,7 +11,7 @@ import { createAgent, modelFallbackMiddleware } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repairMessages, sanitizeGraph, type SanitizingCheckpointerOptions } from "../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
-import { rulesOf } from "../support/expect-accepted.js";
+import { rulesOf } from "../support/oracle/expect-accepted.js";
 import {
   CLIENTS,
   chatModel,

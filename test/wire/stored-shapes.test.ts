@@ -6,7 +6,7 @@
 import { AIMessage, AIMessageChunk, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import { Annotation, END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calls, human, reply, result, streamedCall } from "../support/messages.js";
+import { calls, human, reply, result, streamedCall } from "../support/generators/messages.js";
 import {
   CLIENTS,
   MORE_CLIENTS,

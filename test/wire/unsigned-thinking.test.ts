@@ -4,7 +4,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { human } from "../support/messages.js";
+import { human } from "../support/generators/messages.js";
 import { chatModel, startEmulator, type ProviderEmulator } from "../support/provider-emulator/index.js";
 import { agentScript, answerNext, storeFinishedRun, type NextWay } from "./agents.js";
 

@@ -19,9 +19,9 @@ import {
   type BaseCheckpointSaver,
 } from "@langchain/langgraph";
 import { SanitizingCheckpointer, repairMessages, sanitizeGraph } from "langgraph-checkpoint-sanitizer";
-import { rejectingProviders } from "../../support/provider-rules.js";
-import { FIRST_QUESTION, agentModel } from "../../support/agent-model.js";
-import { settled } from "../../support/settled.js";
+import { rejectingProviders } from "../../support/oracle/provider-rejections.js";
+import { FIRST_QUESTION, agentModel } from "../../support/graphs/agent-model.js";
+import { settled } from "../../support/savers/settled.js";
 
 export type Results = Record<string, { ok: boolean; detail: string }>;
 

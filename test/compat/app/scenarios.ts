@@ -28,11 +28,11 @@ import { SanitizingCheckpointer, sanitizeGraph } from "langgraph-checkpoint-sani
 import { sanitizeMessagesMiddleware } from "langgraph-checkpoint-sanitizer/middleware";
 import { FastPostgresSaver } from "langgraph-checkpoint-sanitizer/postgres";
 import { IORedisSaver } from "langgraph-checkpoint-sanitizer/redis";
-import { rejectingProviders } from "../../support/provider-rules.js";
+import { rejectingProviders } from "../../support/oracle/provider-rejections.js";
 import type { ScenarioName } from "./scenario-names.js";
-import { FIRST_QUESTION, agentModel } from "../../support/agent-model.js";
-import { settled } from "../../support/settled.js";
-import type { StrictChatModel } from "../../support/strict-chat-model.js";
+import { FIRST_QUESTION, agentModel } from "../../support/graphs/agent-model.js";
+import { settled } from "../../support/savers/settled.js";
+import type { StrictChatModel } from "../../support/graphs/strict-chat-model.js";
 
 const NEXT = "Thanks, and tomorrow?";
 
