@@ -149,7 +149,7 @@ describe.runIf(available)("IORedisSaver on a 6-node Redis Cluster", () => {
     const doctor = async (...argv: string[]) => {
       const out: string[] = [];
       const err: string[] = [];
-      const args = ["doctor", "--redis", cluster.nodes[0]!.url, "--prefix", prefix, "--json", ...argv];
+      const args = ["doctor", "--redis", cluster.nodes[0]!.url, "--prefix", prefix, "--json", "--quiet", ...argv];
       const code = await main(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), isTTY: false });
       expect(err).toEqual([]);
       return { code, report: JSON.parse(out.join("\n")) as DoctorReport };
