@@ -1,9 +1,8 @@
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import { deltaSnapshot, isDeltaSnapshot } from "../langgraph-features.js";
 import type { Repair } from "../repair/patterns.js";
-import type { TailMode } from "../repair/repair-messages.js";
 import type { RepairSettings } from "../repair/settings.js";
-import { repairWith, type RepairResult } from "../repair/repair-messages.js";
+import { repairWith, type RepairResult, type TailMode } from "../repair/repair-messages.js";
 import { repairList } from "./guarded-call.js";
 import { answersIn, takeAnswers, type InputLists } from "./input-answers.js";
 import { strandedResults, withoutUsedWrites } from "./stranded-results.js";
