@@ -10,15 +10,19 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   return proto === Object.prototype || proto === null;
 };
 
-const isToolResult = (value: unknown) => isMessageLike(value) && roleOf(value) === "tool";
+/** An input value as the messages reducer reads it: one message stands for a list of one. */
+const listOf = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : [value]);
 
-/** `lists` undefined when none holds tool results; one message stands for a list of one, as the reducer reads it. */
+/** Whether an input value holds a tool result. */
+export const holdsToolResult = (value: unknown): boolean =>
+  listOf(value).some((v) => isMessageLike(v) && roleOf(v) === "tool");
+
+/** `lists` undefined when none holds tool results. */
 export function copyInputLists(input: unknown): { input: unknown; lists: InputLists | undefined } {
   if (!isPlainObject(input)) return { input, lists: undefined };
   let lists: InputLists | undefined;
   for (const [key, value] of Object.entries(input)) {
-    const list = Array.isArray(value) ? value : [value];
-    if (list.some(isToolResult)) (lists ??= new Map()).set(key, [...list]);
+    if (holdsToolResult(value)) (lists ??= new Map()).set(key, [...listOf(value)]);
   }
   return lists === undefined ? { input, lists } : { input: { ...input, ...Object.fromEntries(lists) }, lists };
 }

@@ -1,16 +1,9 @@
 // What a read cannot see in the tuple: the call that makes it (docs/internals.md).
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { isMessageLike, roleOf } from "../messages/message-view.js";
-import type { InputLists } from "./input-answers.js";
+import { holdsToolResult, type InputLists } from "./input-answers.js";
 
 /** `"resume"` runs the pending tasks (`null`, a `Command`); `"new-input"` discards them. */
 export type NextStep = "resume" | "new-input";
-
-/** They may answer the very calls the thread's tail left open. */
-const holdsToolResults = (input: object): boolean =>
-  Object.values(input).some((value) =>
-    (Array.isArray(value) ? value : [value]).some((v) => isMessageLike(v) && roleOf(v) === "tool"),
-  );
 
 /** Undefined for input that holds tool results. @internal */
 export function nextStepOfInput(input: unknown): NextStep | undefined {
@@ -19,7 +12,8 @@ export function nextStepOfInput(input: unknown): NextStep | undefined {
   // LangGraph's isCommand: a class instance named Command.
   if (Object.getPrototypeOf(input) !== Object.prototype && (input as { lg_name?: unknown }).lg_name === "Command")
     return "resume";
-  return holdsToolResults(input) ? undefined : "new-input";
+  // Tool results may answer the very calls the thread's tail left open.
+  return Object.values(input).some(holdsToolResult) ? undefined : "new-input";
 }
 
 /** Shared by all of a run's reads and writes. @internal */
