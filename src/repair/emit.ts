@@ -9,20 +9,17 @@ import { UNITS } from "./patterns/index.js";
 import type { CleanedReply } from "./reply-cleaning.js";
 import { reportOf } from "./report.js";
 import { asHumanMessage, resultWith, rewriteCalls } from "./rewrite.js";
-import { boundaryBreak, messageRulesOf, TURN, type MessageUnit, type RuleSet, type TurnCode } from "./rule-set.js";
-import { anchorOf, isSystemBridge, type BridgeRole } from "./synthetic.js";
+import { boundaryBreak, messageRulesOf, TURN, type MessageUnit, type TurnCode } from "./rule-set.js";
+import { idOrPosition, isSystemBridge, type BridgeRole } from "./synthetic.js";
 import { idOut, type InsertedResult, type KeptResult, type ToolResult, type Turn } from "./turn.js";
+import type { RepairContext } from "./well-formed.js";
 
-export type AnsweredUnit = { turn: Turn; answers: readonly ToolResult[] } | number;
+/** A turn with the answer each call goes out with, or the position of a message of no turn. */
+export type AnsweredSegment = { turn: Turn; answers: readonly ToolResult[] } | number;
 
-/** `"open"`: no HumanMessage follows; `"leftovers"`: a stopped run's end; `"finished"`: a finished run's. */
-export type EndKind = "open" | "leftovers" | "finished";
-
-export interface EmitContext {
+export interface EmitContext extends RepairContext {
   messages: readonly unknown[];
   tailStart: number;
-  end: EndKind;
-  rules: RuleSet;
   markers: Readonly<MarkerTexts>;
   bridgeRole: BridgeRole;
   /** Removed inputs before each position, to tell moved results from shifted ones; undefined when none was. */
@@ -63,7 +60,7 @@ class Rebuild {
   readonly out: unknown[] = [];
   private prev: TurnCode = TURN.none;
   /** Whether the repair made the last turn end where it does: it never leaves a turn-taking break it made. */
-  private touched = false;
+  private repairMade = false;
   /** The last HumanMessage (or a marker for one), and the last reply. */
   private userTurn = "";
   private lastReply = "";
@@ -84,7 +81,7 @@ class Rebuild {
 
   passRemovalsBefore(at: number): void {
     for (; this.nextRemoved < this.removed.length && this.removed[this.nextRemoved]! < at; this.nextRemoved++) {
-      this.touched = true;
+      this.repairMade = true;
     }
   }
 
@@ -96,18 +93,19 @@ class Rebuild {
     for (const unit of units) this.repairs.push(reportOf(unit, "rewritten", this.out.length, message, from, original));
   }
 
-  /** `next` is the message next to the boundary, where the rule anchors what it inserts. */
+  /** `next` is the message next to the boundary, whose id the inserted message's id is derived from. */
   boundary(before: BoundaryRule["before"], leftovers: boolean, next?: unknown, nextIndex = -1): void {
-    const table = leftovers || this.touched ? this.ctx.rules.leftovers : this.ctx.rules.boundaries;
+    const { rules } = this.ctx;
+    const table = leftovers || this.repairMade ? rules.leftoverBoundaries : rules.boundaries;
     const unit = boundaryBreak(table[before], this.prev, this.out[this.out.length - 1]);
     if (unit === undefined) return;
     const { userTurn, lastReply } = this;
-    const place = { userTurn, lastReply, next: nextIndex < 0 ? "" : anchorOf(next, nextIndex) };
-    const message = unit.boundary.insert(place, this.ctx.markers, this.ctx.bridgeRole);
+    const around = { userTurn, lastReply, next: nextIndex < 0 ? "" : idOrPosition(next, nextIndex) };
+    const message = unit.boundary.insert(around, this.ctx.markers, this.ctx.bridgeRole);
     this.insert(unit, message);
     this.out.push(message);
-    this.prev = TURN[unit.boundary.stands];
-    if (unit.boundary.stands === "human") this.userTurn = message.id!;
+    this.prev = TURN[unit.boundary.insertedRole];
+    if (unit.boundary.insertedRole === "human") this.userTurn = message.id!;
   }
 
   turn({ turn, answers }: { turn: Turn; answers: readonly ToolResult[] }): void {
@@ -136,20 +134,20 @@ class Rebuild {
         this.insertedResult(result);
         continue;
       }
-      if (this.rank(result.index) !== this.rank(previous) + 1) {
-        if (result.index > (storedRunEnd ??= this.runEnd(turn.index))) this.touched = true;
+      if (this.positionAfterRemovals(result.index) !== this.positionAfterRemovals(previous) + 1) {
+        if (result.index > (storedRunEnd ??= this.runEnd(turn.index))) this.repairMade = true;
         this.repairs.push(reportOf(misplacedToolResult, "moved", this.out.length, result.message, result.index));
       }
       previous = result.index;
       this.keptResult(result, idOut(turn, slot));
     }
     this.prev = TURN.tools;
-    this.lastReply = anchorOf(turn.ai, turn.index);
+    this.lastReply = idOrPosition(turn.ai, turn.index);
   }
 
   /** B, B2, B3, N. */
   private insertedResult({ message, pattern, original }: InsertedResult): void {
-    this.touched = true;
+    this.repairMade = true;
     const fired = messageRulesOf(this.ctx.rules, "tool", message, this.prev);
     if (fired.length === 0) {
       this.insert(pattern, message, original);
@@ -182,9 +180,9 @@ class Rebuild {
       fired.length === 0 ? role : (fired.find((unit) => unit.message.sendAs !== undefined)?.message.sendAs ?? role);
     if (sentAs === "human") {
       this.boundary("human", false);
-      this.touched = false;
+      this.repairMade = false;
       this.prev = TURN.human;
-      this.userTurn = anchorOf(message, index);
+      this.userTurn = idOrPosition(message, index);
       if (fired.length > 0) {
         const copy = messageCopy(message, fired, this.ctx.markers);
         this.rewritten(fired, message, index, copy);
@@ -208,20 +206,20 @@ class Rebuild {
 
   private reply(message: unknown, index: number): void {
     this.boundary("ai", false, message, index);
-    this.touched = false;
-    this.lastReply = anchorOf(message, index);
+    this.repairMade = false;
+    this.lastReply = idOrPosition(message, index);
   }
 
   end(): unknown[] {
-    const { messages, tailStart, end } = this.ctx;
-    if (this.nextRemoved < this.removed.length) this.touched = true;
+    const { messages, tailStart, tail } = this.ctx;
+    if (this.nextRemoved < this.removed.length) this.repairMade = true;
     if (tailStart < messages.length) {
       const first = roleOf(messages[tailStart]);
       if (first === "human") this.boundary("human", false);
       else if (first === "ai") this.boundary("ai", false, messages[tailStart], tailStart);
       for (let i = tailStart; i < messages.length; i++) this.out.push(messages[i]);
-    } else if (end !== "open") {
-      this.boundary("human", end === "leftovers");
+    } else if (tail !== "request") {
+      this.boundary("human", tail === "repair");
     } else {
       const last = this.out.length - 1;
       this.boundary("request-end", false, this.out[last], last);
@@ -229,7 +227,7 @@ class Rebuild {
     return this.out;
   }
 
-  private rank(index: number): number {
+  private positionAfterRemovals(index: number): number {
     const { removedBefore } = this.ctx;
     return removedBefore === undefined ? index : index - removedBefore[index]!;
   }
@@ -242,12 +240,12 @@ class Rebuild {
 }
 
 /** Writes the units out in order, adding every change to `repairs`. */
-export function emit(units: readonly AnsweredUnit[], ctx: EmitContext, repairs: Repair[]): unknown[] {
+export function emit(segments: readonly AnsweredSegment[], ctx: EmitContext, repairs: Repair[]): unknown[] {
   const rebuild = new Rebuild(ctx, repairs);
-  for (const unit of units) {
-    rebuild.passRemovalsBefore(typeof unit === "number" ? unit : unit.turn.index);
-    if (typeof unit === "number") rebuild.other(unit);
-    else rebuild.turn(unit);
+  for (const part of segments) {
+    rebuild.passRemovalsBefore(typeof part === "number" ? part : part.turn.index);
+    if (typeof part === "number") rebuild.other(part);
+    else rebuild.turn(part);
   }
   return rebuild.end();
 }

@@ -10,7 +10,8 @@ export type Scope = "anywhere" | "leftovers" | "provider" | "model";
 /** What came last, as far as turn-taking goes; system and unknown roles are transparent. */
 export type TurnState = "none" | "human" | "ai" | "tools";
 
-export interface BoundaryPlace {
+/** Ids around a boundary, which the inserted message's id is derived from. */
+export interface BoundaryContext {
   /** The last HumanMessage, or a marker put in for one, or "". */
   userTurn: string;
   lastReply: string;
@@ -23,8 +24,9 @@ export interface BoundaryRule {
   after: TurnState;
   before: "human" | "ai" | "request-end";
   exempt?(last: unknown): boolean;
-  insert(place: BoundaryPlace, texts: Readonly<MarkerTexts>, bridgeRole: BridgeRole): BaseMessage;
-  stands: "human" | "ai";
+  insert(around: BoundaryContext, texts: Readonly<MarkerTexts>, bridgeRole: BridgeRole): BaseMessage;
+  /** The role of the message it inserts, which the next boundary reads as the turn before. */
+  insertedRole: "human" | "ai";
 }
 
 /** A rule on one message, sent as a copy with a marker text (`text`) or as a user turn (`sendAs`). */
@@ -37,7 +39,7 @@ export interface MessageRule {
 }
 
 /** The clean check reuses one object for every reply. */
-export interface ReplyPlace {
+export interface ReplyContext {
   messages: readonly unknown[];
   index: number;
   /** Its `baseModel`, when known. */
@@ -64,12 +66,12 @@ export interface ReplyRule {
   /** Exact types, and `*_suffix` for every type that ends so. */
   blockTypes?: readonly string[];
   /** All blocks of `blockTypes` when not given. Allocation-free. */
-  readsBlock?(block: Readonly<Record<string, unknown>>, at: ReplyPlace): boolean;
+  readsBlock?(block: Readonly<Record<string, unknown>>, at: ReplyContext): boolean;
   /** A reply with none of these (nor a block it reads) is skipped. */
   readsParts?: readonly ReplyPart[];
   /** Allocation-free for a reply it leaves alone. */
-  finds(message: unknown, at: ReplyPlace): boolean;
-  fix(message: unknown, at: ReplyPlace): unknown;
+  finds(message: unknown, at: ReplyContext): boolean;
+  fix(message: unknown, at: ReplyContext): unknown;
 }
 
 /** Removes a message no provider takes (reported whole). */

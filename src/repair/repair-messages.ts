@@ -1,24 +1,17 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { isMessageList, roleOf, toolCallsOf } from "../messages/message-view.js";
-import { emit, type EndKind } from "./emit.js";
+import { emit } from "./emit.js";
 import type { Repair } from "./patterns.js";
 import { answerEveryCall } from "./patterns/unanswered-tool-calls.js";
 import { planCallIds } from "./patterns/invalid-call-id.js";
 import type { CleanedReply } from "./reply-cleaning.js";
 import { segment } from "./segment.js";
 import { resolveRepairSettings, type RepairRules, type RepairSettings } from "./settings.js";
-import { findTailStart } from "./tail.js";
+import { findTailStart, type TailMode } from "./tail.js";
 import { assertOneOf } from "./validate.js";
-import { endsOpen, isWellFormed, replyPlace, type Closing } from "./well-formed.js";
+import { endsOpen, isWellFormed, replyContext, type RepairContext } from "./well-formed.js";
 
-/**
- * How the end of the history is treated (docs/tail-policy.md):
- * - `"repair"`: a stopped run's leftovers, closed for every provider;
- * - `"finished"`: a finished run's; calls left open are answered, its last turn closed only where `provider` needs it;
- * - `"preserve"`: the tail a run may still complete is kept as it is;
- * - `"request"`: about to go to the model, which gives the next reply.
- */
-export type TailMode = "repair" | "finished" | "preserve" | "request";
+export type { TailMode };
 
 /** Options of {@link repairMessages}. */
 export interface RepairOptions extends RepairRules {
@@ -68,27 +61,22 @@ export function repairMessages(messages: unknown, options: RepairOptions = {}): 
 
 interface Read {
   tailStart: number;
-  closing: Closing;
+  context: RepairContext;
 }
 
 function readOf(messages: readonly unknown[], settings: RepairSettings, tail: TailMode): Read {
   const tailStart = tail === "preserve" ? findTailStart(messages) : messages.length;
-  // "request" adds no reply: the model is about to give it. Without a tail, "preserve" closes as "repair".
-  const end: EndKind =
-    tail === "repair" || (tail === "preserve" && tailStart === messages.length)
-      ? "leftovers"
-      : tail === "finished"
-        ? "finished"
-        : "open";
+  // Without a tail, "preserve" closes as "repair".
+  const closedAs = tail === "preserve" && tailStart === messages.length ? "repair" : tail;
   const { rules, model, toClaude, store } = settings;
-  return { tailStart, closing: { rules, model, toClaude, store, end } };
+  return { tailStart, context: { rules, model, toClaude, store, tail: closedAs } };
 }
 
 /** One walk over a healthy history. */
-function isClean(messages: readonly unknown[], { tailStart, closing }: Read): boolean {
+function isClean(messages: readonly unknown[], { tailStart, context }: Read): boolean {
   // A broken run's open end is closed: the check spares the rebuild a walk over the whole list.
-  const mustRebuild = closing.end === "leftovers" && tailStart === messages.length && endsOpen(messages);
-  return !mustRebuild && isWellFormed(messages, tailStart, closing);
+  const mustRebuild = context.tail === "repair" && endsOpen(messages);
+  return !mustRebuild && isWellFormed(messages, tailStart, context);
 }
 
 /** {@link repairMessages} with options resolved once, for the checkpointer and the middleware. @internal */
@@ -120,7 +108,7 @@ function rebuild(
   messages: readonly unknown[],
   settings: RepairSettings,
   tail: TailMode,
-  { tailStart, closing }: Read,
+  { tailStart, context }: Read,
   recoveredResults: readonly unknown[],
 ): RepairResult {
   const repairs: Repair[] = [];
@@ -128,21 +116,19 @@ function rebuild(
   const calls = messages.map((m) => (roleOf(m) === "ai" ? toolCallsOf(m) : undefined));
   const renamed = planCallIds(messages, calls, tailStart);
   const cleaned = new Map<number, CleanedReply>();
-  const place = replyPlace(messages, tailStart, closing);
-  place.renamed = renamed;
-  const units = segment(messages, tailStart, calls, renamed, place, settings.rules, cleaned, repairs);
-  const last = units[units.length - 1];
-  const answered = units.map((unit) => {
-    if (typeof unit === "number") return unit;
+  const replies = replyContext(messages, tailStart, context);
+  replies.renamed = renamed;
+  const segments = segment(messages, tailStart, calls, renamed, replies, settings.rules, cleaned, repairs);
+  const last = segments[segments.length - 1];
+  const answered = segments.map((part) => {
+    if (typeof part === "number") return part;
     // Stranded results belong to the checkpoint's pending tasks, so only to its last turn.
-    const recovered = tail !== "preserve" && unit === last ? recoveredResults : [];
-    return { turn: unit.turn, answers: answerEveryCall(unit.turn, settings.markers, recovered, usedRecovered) };
+    const recovered = tail !== "preserve" && part === last ? recoveredResults : [];
+    return { turn: part.turn, answers: answerEveryCall(part.turn, settings.markers, recovered, usedRecovered) };
   });
   // So far `repairs` holds the removals only.
   const removedBefore = repairs.length > 0 ? countRemovedBefore(repairs, messages.length) : undefined;
-  const { rules, model, toClaude, store, end } = closing;
   const { markers, bridgeRole } = settings;
-  const ctx = { rules, model, toClaude, store, end, messages, tailStart, markers, bridgeRole, removedBefore, cleaned };
-  const out = emit(answered, ctx, repairs);
+  const out = emit(answered, { ...context, messages, tailStart, markers, bridgeRole, removedBefore, cleaned }, repairs);
   return { messages: out, repairs, usedRecovered };
 }

@@ -1,6 +1,6 @@
 // Each reply rule that applies writes a copy, in rule order, on the copy the last one wrote (M, P, Q, R, S, T, U, V).
 import type { PatternId } from "./patterns.js";
-import type { ReplyPlace, ReplyRule } from "./pattern.js";
+import type { ReplyContext, ReplyRule } from "./pattern.js";
 import { PART_BITS, type RuleSet } from "./rule-set.js";
 
 type Loose = Record<string, unknown>;
@@ -11,7 +11,7 @@ export interface CleanedReply {
   codes: PatternId[];
 }
 
-function readsBlock(rules: readonly ReplyRule[], block: Loose, at: ReplyPlace): boolean {
+function readsBlock(rules: readonly ReplyRule[], block: Loose, at: ReplyContext): boolean {
   for (let r = 0; r < rules.length; r++) {
     const reads = rules[r]!.readsBlock;
     if (reads === undefined || reads(block, at)) return true;
@@ -20,7 +20,7 @@ function readsBlock(rules: readonly ReplyRule[], block: Loose, at: ReplyPlace): 
 }
 
 /** One pass over what the rules read: most replies hold none of it, and the rules are skipped. */
-function mayNeedCleaning(message: unknown, at: ReplyPlace, rules: RuleSet): boolean {
+function mayNeedCleaning(message: unknown, at: ReplyContext, rules: RuleSet): boolean {
   const m = message as Loose;
   const { blockReaders, parts } = rules;
   if ((parts & PART_BITS.tool_call_chunks) !== 0 && Array.isArray(m.tool_call_chunks) && m.tool_call_chunks.length > 0)
@@ -43,14 +43,14 @@ function mayNeedCleaning(message: unknown, at: ReplyPlace, rules: RuleSet): bool
 }
 
 /** Allocation-free when none does: the clean check runs it for every reply. */
-export function needsCleaning(message: unknown, at: ReplyPlace, rules: RuleSet): boolean {
+export function needsCleaning(message: unknown, at: ReplyContext, rules: RuleSet): boolean {
   if (!mayNeedCleaning(message, at, rules)) return false;
   for (const unit of rules.replies) if (unit.reply.finds(message, at)) return true;
   return false;
 }
 
 /** Undefined when no rule changes it. */
-export function cleanReply(message: unknown, at: ReplyPlace, rules: RuleSet): CleanedReply | undefined {
+export function cleanReply(message: unknown, at: ReplyContext, rules: RuleSet): CleanedReply | undefined {
   if (!mayNeedCleaning(message, at, rules)) return undefined;
   let current = message;
   let codes: PatternId[] | undefined;

@@ -44,7 +44,7 @@ type ByRole<T> = Readonly<Record<MessageRole, readonly T[]>>;
 export interface RuleSet {
   boundaries: BoundaryTable;
   /** Where a broken run ended or the repair made the boundary. */
-  leftovers: BoundaryTable;
+  leftoverBoundaries: BoundaryTable;
   /** By role. */
   messages: ByRole<MessageUnit>;
   /** By role. */
@@ -125,7 +125,7 @@ function ruleSetOf(applies: (unit: PatternUnit, scope: Scope) => boolean): RuleS
   for (const { reply } of replies) for (const part of reply.readsParts ?? []) parts |= PART_BITS[part];
   return Object.freeze({
     boundaries: boundaryTable(active),
-    leftovers: boundaryTable(ALL.filter((unit) => active.includes(unit) || unit.applies.includes("leftovers"))),
+    leftoverBoundaries: boundaryTable(ALL.filter((unit) => active.includes(unit) || unit.applies.includes("leftovers"))),
     messages: byRoleMessages,
     removals: byRoleRemovals,
     replyRemoved: oneOf(byRoleRemovals.ai.map((unit) => unit.removal.removes)),

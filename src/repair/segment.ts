@@ -1,5 +1,5 @@
 import { rawToolCallIdOf, roleOf, type ToolCallRef } from "../messages/message-view.js";
-import type { PatternUnit, ReplyPlace } from "./pattern.js";
+import type { PatternUnit, ReplyContext } from "./pattern.js";
 import type { Repair } from "./patterns.js";
 import { orphanToolResult } from "./patterns/orphan-tool-result.js";
 import { duplicateToolResult, slotFor } from "./patterns/duplicate-tool-result.js";
@@ -9,8 +9,11 @@ import { reportOf } from "./report.js";
 import { removalOf, type RuleSet } from "./rule-set.js";
 import type { KeptResult, Turn } from "./turn.js";
 
-/** An index, not a wrapper object, for a message of no turn: a repair allocates per turn, not per message. */
-export type Unit = { turn: Turn } | number;
+/**
+ * A turn (an AIMessage with calls, and the results found for them), or the position of a message of no turn: an
+ * index, not a wrapper object, so a repair allocates per turn, not per message.
+ */
+export type Segment = { turn: Turn } | number;
 
 function removal(unit: PatternUnit, message: unknown, index: number): Repair {
   return reportOf(unit, "removed", index, message);
@@ -26,20 +29,20 @@ export function segment(
   end: number,
   calls: readonly (readonly ToolCallRef[] | undefined)[],
   renamed: ReadonlyMap<number, readonly string[]>,
-  place: ReplyPlace,
+  replies: ReplyContext,
   rules: RuleSet,
   cleaned: Map<number, CleanedReply>,
   repairs: Repair[],
-): Unit[] {
-  const units: Unit[] = [];
+): Segment[] {
+  const segments: Segment[] = [];
   // A call without id is answered under "".
   const owners = new Map<string, Turn>();
   for (let index = 0; index < end; index++) {
     const message = messages[index];
     const role = roleOf(message);
     if (role === "ai") {
-      place.index = index;
-      const clean = cleanReply(message, place, rules);
+      replies.index = index;
+      const clean = cleanReply(message, replies, rules);
       if (clean !== undefined) cleaned.set(index, clean);
       const list = calls[index] ?? [];
       const removed = removalOf(rules, role, clean?.message ?? message, list.length);
@@ -50,14 +53,14 @@ export function segment(
         continue;
       }
       if (list.length === 0) {
-        units.push(index);
+        segments.push(index);
         continue;
       }
       const results = new Array<KeptResult | undefined>(list.length).fill(undefined);
       const ai = clean?.message ?? message;
       const turn: Turn = { ai, index, calls: list, renamed: renamed.get(index), results };
       for (let slot = 0; slot < list.length; slot++) owners.set(list[slot]!.id, turn);
-      units.push({ turn });
+      segments.push({ turn });
     } else if (role === "tool") {
       const id = rawToolCallIdOf(message);
       const owner = owners.get(id);
@@ -76,8 +79,8 @@ export function segment(
     } else {
       const removed = removalOf(rules, role, message, 0);
       if (removed !== undefined) repairs.push(removal(removed, message, index));
-      else units.push(index);
+      else segments.push(index);
     }
   }
-  return units;
+  return segments;
 }

@@ -15,13 +15,13 @@ export const isSystemBridge = (message: unknown): boolean =>
   roleOf(message) === "system" && isSyntheticMessage(message);
 
 /** Its id, or its position when it has none. */
-export function anchorOf(message: unknown, index: number): string {
+export function idOrPosition(message: unknown, index: number): string {
   return idOf(message) ?? `#${index}`;
 }
 
-export function placeholderToolMessage(anchor: string, toolCallId: string, name: string, text: string): ToolMessage {
+export function placeholderToolMessage(ref: string, toolCallId: string, name: string, text: string): ToolMessage {
   return new ToolMessage({
-    id: `${SYNTHETIC_ID_PREFIX}result-${anchor}-${toolCallId}`,
+    id: `${SYNTHETIC_ID_PREFIX}result-${ref}-${toolCallId}`,
     content: text,
     tool_call_id: toolCallId,
     name,
@@ -35,28 +35,28 @@ export type BridgeRole = "ai" | "system";
 export const BRIDGE_ROLES: readonly BridgeRole[] = ["ai", "system"];
 
 /** Pattern A: an AIMessage, since Anthropic and Gemini reject a SystemMessage mid-history. */
-export function bridgeMessage(anchor: string, text: string, role: BridgeRole): BaseMessage {
-  const id = `${SYNTHETIC_ID_PREFIX}reply-${anchor}`;
+export function bridgeMessage(ref: string, text: string, role: BridgeRole): BaseMessage {
+  const id = `${SYNTHETIC_ID_PREFIX}reply-${ref}`;
   return role === "system" ? new SystemMessage({ id, content: text }) : new AIMessage({ id, content: text });
 }
 
 /** Pattern J: providers want the user to speak first. */
-export function openingMessage(anchor: string, text: string): HumanMessage {
-  return new HumanMessage({ id: `${SYNTHETIC_ID_PREFIX}opening-${anchor}`, content: text });
+export function openingMessage(ref: string, text: string): HumanMessage {
+  return new HumanMessage({ id: `${SYNTHETIC_ID_PREFIX}opening-${ref}`, content: text });
 }
 
 /** Pattern K: a user turn, not a merge, so each reply goes out as stored (signatures and ids intact). */
-export function betweenRepliesMessage(anchor: string, text: string): HumanMessage {
-  return new HumanMessage({ id: `${SYNTHETIC_ID_PREFIX}between-${anchor}`, content: text });
+export function betweenRepliesMessage(ref: string, text: string): HumanMessage {
+  return new HumanMessage({ id: `${SYNTHETIC_ID_PREFIX}between-${ref}`, content: text });
 }
 
 /** Pattern Z: the model is asked to go on. */
-export function continueMessage(anchor: string, text: string): HumanMessage {
-  return new HumanMessage({ id: `${SYNTHETIC_ID_PREFIX}continue-${anchor}`, content: text });
+export function continueMessage(ref: string, text: string): HumanMessage {
+  return new HumanMessage({ id: `${SYNTHETIC_ID_PREFIX}continue-${ref}`, content: text });
 }
 
 /**
- * Pattern C, anchored to the user turn it answers: a parent graph and its subgraph may close one cancelled turn
+ * Pattern C, its id derived from the user turn it answers: a parent graph and its subgraph may close one cancelled turn
  * differently, and with one id the reducer merges their markers into one reply.
  */
 export function closingMessage(userTurn: string, text: string): AIMessage {

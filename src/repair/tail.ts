@@ -1,5 +1,14 @@
 import { hasRunnableCalls, rawCallId, rawToolCallIdOf, roleOf } from "../messages/message-view.js";
 
+/**
+ * How the end of the history is treated (docs/tail-policy.md):
+ * - `"repair"`: a stopped run's leftovers, closed for every provider;
+ * - `"finished"`: a finished run's; calls left open are answered, its last turn closed only where `provider` needs it;
+ * - `"preserve"`: the tail a run may still complete is kept as it is;
+ * - `"request"`: about to go to the model, which gives the next reply.
+ */
+export type TailMode = "repair" | "finished" | "preserve" | "request";
+
 /** Results for distinct `tool_calls` of `ai`. */
 function answersOf(ai: unknown, messages: readonly unknown[], from: number, end: number): boolean {
   const calls = (ai as { tool_calls: unknown[] }).tool_calls;

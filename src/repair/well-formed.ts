@@ -8,31 +8,33 @@ import {
   toolCallsOf,
 } from "../messages/message-view.js";
 import { baseModel } from "../messages/anthropic-blocks.js";
-import type { EndKind } from "./emit.js";
-import type { ReplyPlace } from "./pattern.js";
+import type { ReplyContext } from "./pattern.js";
 import { needsCleaning } from "./reply-cleaning.js";
 import { boundaryBreak, messageRulesOf, ofRole, removalAmong, TURN, type RuleSet, type TurnCode } from "./rule-set.js";
 import { isSystemBridge } from "./synthetic.js";
+import type { TailMode } from "./tail.js";
 import { addId, addValidId, resetIds } from "./unique-ids.js";
 
-export interface Closing {
+/** What the clean check and the rebuild both read. */
+export interface RepairContext {
   rules: RuleSet;
   model: string | undefined;
   /** Pattern R on a thinking block without a signature. */
   toClaude: boolean;
   /** Unknown when undefined. */
   store: boolean | undefined;
-  end: EndKind;
+  /** `"preserve"` only where there is a tail to keep; without one the end closes as `"repair"`. */
+  tail: TailMode;
 }
 
 /** `index` is set per reply. The current turn is continued only when no new input follows. */
-export function replyPlace(
+export function replyContext(
   messages: readonly unknown[],
   tailStart: number,
-  { model, toClaude, store, end }: Closing,
-): ReplyPlace {
+  { model, toClaude, store, tail }: RepairContext,
+): ReplyContext {
   let currentTurn = messages.length;
-  if (end === "open" || tailStart < messages.length) {
+  if (tail === "request" || tailStart < messages.length) {
     currentTurn = 0;
     for (let i = messages.length - 1; i >= 0; i--) {
       if (roleOf(messages[i]) === "human") {
@@ -47,7 +49,7 @@ export function replyPlace(
     model: model === undefined ? undefined : baseModel(model),
     toClaude,
     store,
-    openEnd: end === "open",
+    openEnd: tail === "request" || tail === "preserve",
     currentTurn,
     renamed: undefined,
   };
@@ -78,8 +80,8 @@ function readByRules(rules: RuleSet, role: MessageRole, message: unknown, prev: 
 }
 
 /** Whether the rebuild would change nothing; allocation-free, the clean path of every read (docs/internals.md). */
-export function isWellFormed(messages: readonly unknown[], tailStart: number, closing: Closing): boolean {
-  const { rules, end } = closing;
+export function isWellFormed(messages: readonly unknown[], tailStart: number, context: RepairContext): boolean {
+  const { rules, tail } = context;
   const table = rules.boundaries;
   const { reads } = rules;
   const readsTool = reads.tool;
@@ -87,7 +89,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
   let prev: TurnCode = TURN.none;
   let calls: readonly unknown[] = NO_CALLS;
   let answered = 0;
-  let place: ReplyPlace | undefined;
+  let replies: ReplyContext | undefined;
   resetIds();
   for (let i = 0; i < tailStart; i++) {
     const message = messages[i];
@@ -106,9 +108,9 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
       answered = 0;
       if (hasHiddenCalls(message)) return false;
       if (replyRemoved !== undefined && replyRemoved(message, calls.length)) return false;
-      place ??= replyPlace(messages, tailStart, closing);
-      place.index = i;
-      if (needsCleaning(message, place, rules)) return false;
+      replies ??= replyContext(messages, tailStart, context);
+      replies.index = i;
+      if (needsCleaning(message, replies, rules)) return false;
       for (let k = 0; k < calls.length; k++) {
         const call = calls[k];
         if (typeof call !== "object" || call === null) return false;
@@ -131,6 +133,6 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, cl
     if (first !== "human" && first !== "ai") return true;
     return boundaryBreak(table[first], prev) === undefined;
   }
-  if (end === "open") return boundaryBreak(table["request-end"], prev, messages[tailStart - 1]) === undefined;
-  return boundaryBreak((end === "leftovers" ? rules.leftovers : table).human, prev) === undefined;
+  if (tail === "request") return boundaryBreak(table["request-end"], prev, messages[tailStart - 1]) === undefined;
+  return boundaryBreak((tail === "repair" ? rules.leftoverBoundaries : table).human, prev) === undefined;
 }

@@ -14,7 +14,7 @@ export const consecutiveReplies = definePattern({
   boundary: {
     after: "ai",
     before: "ai",
-    insert: (place, texts) => betweenRepliesMessage(place.lastReply, texts.missingTurnBetweenReplies),
-    stands: "human",
+    insert: (around, texts) => betweenRepliesMessage(around.lastReply, texts.missingTurnBetweenReplies),
+    insertedRole: "human",
   },
 });

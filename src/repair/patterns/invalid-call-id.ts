@@ -1,6 +1,6 @@
 import { isValidCallId, rawToolCallIdOf, roleOf, type ToolCallRef } from "../../messages/message-view.js";
 import { definePattern } from "../pattern.js";
-import { anchorOf } from "../synthetic.js";
+import { idOrPosition } from "../synthetic.js";
 import { addValidId, hashText, resetIds } from "../unique-ids.js";
 
 export const invalidCallId = definePattern({
@@ -65,7 +65,7 @@ export function planCallIds(
       list.map((call, k) => {
         if (keepsId(call.id, first + k, lastOwner)) return call.id;
         taken ??= idsIn(messages, calls);
-        return replacementId(`${anchorOf(messages[i], i)}\n${k}\n${call.id}`, taken);
+        return replacementId(`${idOrPosition(messages[i], i)}\n${k}\n${call.id}`, taken);
       }),
     );
   }

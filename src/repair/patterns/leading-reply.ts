@@ -15,7 +15,7 @@ export const leadingReply = definePattern({
   boundary: {
     after: "none",
     before: "ai",
-    insert: (place, texts) => openingMessage(place.next, texts.missingOpening),
-    stands: "human",
+    insert: (around, texts) => openingMessage(around.next, texts.missingOpening),
+    insertedRole: "human",
   },
 });

@@ -16,7 +16,7 @@ export const missingReply = definePattern({
   boundary: {
     after: "human",
     before: "human",
-    insert: (place, texts, bridgeRole) => bridgeMessage(place.userTurn, texts.missingReply, bridgeRole),
-    stands: "ai",
+    insert: (around, texts, bridgeRole) => bridgeMessage(around.userTurn, texts.missingReply, bridgeRole),
+    insertedRole: "ai",
   },
 });

@@ -18,7 +18,7 @@ export const requestEndsOnReply = definePattern({
     after: "ai",
     before: "request-end",
     exempt: isPausedTurn,
-    insert: (place, texts) => continueMessage(place.next, texts.continueAfterReply),
-    stands: "human",
+    insert: (around, texts) => continueMessage(around.next, texts.continueAfterReply),
+    insertedRole: "human",
   },
 });

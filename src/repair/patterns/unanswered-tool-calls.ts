@@ -1,7 +1,7 @@
 import type { MarkerTexts } from "../markers.js";
 import { definePattern } from "../pattern.js";
 import { idOut, type ToolResult, type Turn } from "../turn.js";
-import { anchorOf, placeholderToolMessage } from "../synthetic.js";
+import { idOrPosition, placeholderToolMessage } from "../synthetic.js";
 import { partlyAnsweredToolCalls } from "./partly-answered-tool-calls.js";
 import { unansweredHiddenCall } from "./unanswered-hidden-call.js";
 import { recoveredResult } from "./stranded-tool-result.js";
@@ -38,13 +38,13 @@ export function answerEveryCall(
     if (result !== undefined) answered++;
     found.push(result);
   }
-  const anchor = anchorOf(turn.ai, turn.index);
+  const ref = idOrPosition(turn.ai, turn.index);
   const answers: ToolResult[] = [];
   for (let slot = 0; slot < turn.calls.length; slot++) {
     const call = turn.calls[slot]!;
     answers.push(
       found[slot] ?? {
-        message: placeholderToolMessage(anchor, idOut(turn, slot), call.name, markers.missingToolResult),
+        message: placeholderToolMessage(ref, idOut(turn, slot), call.name, markers.missingToolResult),
         pattern: call.invalid ? unansweredHiddenCall : answered > 0 ? partlyAnsweredToolCalls : unansweredToolCalls,
       },
     );

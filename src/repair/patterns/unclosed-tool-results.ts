@@ -15,7 +15,7 @@ export const unclosedToolResults = definePattern({
   boundary: {
     after: "tools",
     before: "human",
-    insert: (place, texts) => closingMessage(place.userTurn || place.lastReply, texts.missingReplyAfterTools),
-    stands: "ai",
+    insert: (around, texts) => closingMessage(around.userTurn || around.lastReply, texts.missingReplyAfterTools),
+    insertedRole: "ai",
   },
 });

@@ -1,11 +1,11 @@
 import { hasServerToolBlocks, isServerToolBlock, visitUnpairedServerBlocks } from "../../messages/anthropic-blocks.js";
 import { isStreamOnlyBlock } from "../../messages/message-view.js";
-import { definePattern, type ReplyPlace } from "../pattern.js";
+import { definePattern, type ReplyContext } from "../pattern.js";
 import { contentOf, withContent } from "../reply-copies.js";
 
 type Loose = Record<string, unknown>;
 
-const visitUnpaired = (m: unknown, at: ReplyPlace, visit: (position: number) => boolean) =>
+const visitUnpaired = (m: unknown, at: ReplyContext, visit: (position: number) => boolean) =>
   visitUnpairedServerBlocks(contentOf(m), at.messages, at.index, at.openEnd, visit);
 
 export const unpairedServerToolBlock = definePattern({
