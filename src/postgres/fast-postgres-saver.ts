@@ -1,19 +1,12 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
-import type {
-  ChannelVersions,
-  Checkpoint,
-  CheckpointListOptions,
-  CheckpointMetadata,
-  CheckpointTuple,
-  PendingWrite,
-  SerializerProtocol,
-} from "@langchain/langgraph-checkpoint";
+import type { CheckpointListOptions, CheckpointTuple, SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 import { FastJsonPlusSerializer } from "../serde/fast-jsonplus-serializer.js";
 import { explainPostgresOutage } from "./outage-error.js";
 import { PostgresReadPath, type ReadPathSaver } from "./read-path.js";
 import { assertOption } from "../repair/validate.js";
+import { explainErrorsOf } from "../store-errors.js";
 
 /** Options of {@link FastPostgresSaver}, as `PostgresSaver`'s. */
 export interface FastPostgresSaverOptions {
@@ -31,10 +24,6 @@ export const CONNECT_TIMEOUT_MS = 5000;
 function listenForServerErrors(pool: pg.Pool): void {
   pool.on("error", () => {});
   pool.on("connect", (client) => client.on("error", () => {}));
-}
-
-function rethrow(error: unknown): never {
-  throw explainPostgresOutage(error);
 }
 
 /**
@@ -74,33 +63,14 @@ export class FastPostgresSaver extends PostgresSaver {
     return new FastPostgresSaver(pool, undefined, options);
   }
 
-  // Each call in its own words when Postgres is away (outage-error.ts).
   override getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    return this.readPath.getTuple(config).catch(rethrow);
+    return this.readPath.getTuple(config);
   }
 
-  override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
-    try {
-      yield* this.readPath.list(config, options);
-    } catch (error) {
-      rethrow(error);
-    }
-  }
-
-  override put(
-    config: RunnableConfig,
-    checkpoint: Checkpoint,
-    metadata: CheckpointMetadata,
-    newVersions: ChannelVersions,
-  ): Promise<RunnableConfig> {
-    return super.put(config, checkpoint, metadata, newVersions).catch(rethrow);
-  }
-
-  override putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
-    return super.putWrites(config, writes, taskId).catch(rethrow);
-  }
-
-  override deleteThread(threadId: string): Promise<void> {
-    return super.deleteThread(threadId).catch(rethrow);
+  override list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+    return this.readPath.list(config, options);
   }
 }
+
+// Each call in its own words when Postgres is away (outage-error.ts).
+explainErrorsOf(FastPostgresSaver, explainPostgresOutage);

@@ -22,6 +22,7 @@ import { resilientRedisOptions } from "./connection-options.js";
 import { decodeFrame, encodeFrame } from "./frame.js";
 import { KeyLayout, blobField, decodeId, encodeId, writeField, writeFieldRange, type NamespaceKeys } from "./keys.js";
 import { explainOutage } from "./outage-error.js";
+import { explainErrorsOf } from "../store-errors.js";
 import { scanThreads } from "./thread-scan.js";
 
 /** What IORedisSaver connects through: an ioredis client or cluster, or a `redis://` URL. */
@@ -68,10 +69,6 @@ function missingField(action: string, field: "thread_id" | "checkpoint_id"): Err
   return new Error(
     `Failed to ${action}. The passed RunnableConfig is missing a required "${field}" field in its "configurable" property.`,
   );
-}
-
-function rethrow(error: unknown): never {
-  throw explainOutage(error);
 }
 
 function isClient(value: unknown): value is Redis | Cluster {
@@ -142,37 +139,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
     return Math.floor(Number(current ?? 0)) + 1 + Math.random();
   }
 
-  // Each call in its own words when Redis is away (outage-error.ts).
-  override getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    return this.readTuple(config).catch(rethrow);
-  }
-
-  override async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
-    try {
-      yield* this.listTuples(config, options);
-    } catch (error) {
-      rethrow(error);
-    }
-  }
-
-  override put(
-    config: RunnableConfig,
-    checkpoint: Checkpoint,
-    metadata: CheckpointMetadata,
-    newVersions: ChannelVersions,
-  ): Promise<RunnableConfig> {
-    return this.writeCheckpoint(config, checkpoint, metadata, newVersions).catch(rethrow);
-  }
-
-  override putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath = ""): Promise<void> {
-    return this.writeWrites(config, writes, taskId, taskPath).catch(rethrow);
-  }
-
-  override deleteThread(threadId: string): Promise<void> {
-    return this.removeThread(threadId).catch(rethrow);
-  }
-
-  private async readTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const threadId: string | undefined = config.configurable?.thread_id;
     if (threadId === undefined) return undefined;
     const checkpointNs: string = config.configurable?.checkpoint_ns ?? "";
@@ -192,7 +159,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
     return this.loadTuple(threadId, checkpointNs, checkpointId, keys, stored, () => Promise.resolve(pendingWrites));
   }
 
-  private async *listTuples(config: RunnableConfig, options: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+  override async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
     const { before, filter } = options;
     let remaining = options.limit ?? Infinity;
     const threadId: string | undefined = config.configurable?.thread_id;
@@ -262,7 +229,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
     return (await this.client.smembers(this.keys.namespaces(threadId))).map(decodeId).sort();
   }
 
-  private async writeCheckpoint(
+  override async put(
     config: RunnableConfig,
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
@@ -297,11 +264,11 @@ export class IORedisSaver extends BaseCheckpointSaver {
     return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
   }
 
-  private async writeWrites(
+  override async putWrites(
     config: RunnableConfig,
     writes: PendingWrite[],
     taskId: string,
-    taskPath: string,
+    taskPath = "",
   ): Promise<void> {
     const threadId: string | undefined = config.configurable?.thread_id;
     if (threadId === undefined) throw missingField("put writes", "thread_id");
@@ -342,7 +309,7 @@ export class IORedisSaver extends BaseCheckpointSaver {
       .catch(() => undefined);
   }
 
-  private async removeThread(threadId: string): Promise<void> {
+  override async deleteThread(threadId: string): Promise<void> {
     const namespacesKey = this.keys.namespaces(threadId);
     const namespaces = new Set([...(await this.client.smembers(namespacesKey)).map(decodeId), ""]);
     const multi = this.client.multi();
@@ -460,3 +427,6 @@ export class IORedisSaver extends BaseCheckpointSaver {
     multi.expire(namespacesKey, this.ttlSeconds);
   }
 }
+
+// Each call in its own words when Redis is away (outage-error.ts).
+explainErrorsOf(IORedisSaver, explainOutage);

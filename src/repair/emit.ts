@@ -104,8 +104,12 @@ class Rebuild {
     const message = unit.boundary.insert(around, this.ctx.markers, this.ctx.bridgeRole);
     this.insert(unit, message);
     this.out.push(message);
-    this.prev = TURN[unit.boundary.insertedRole];
-    if (unit.boundary.insertedRole === "human") this.userTurn = message.id!;
+    if (before === "human") {
+      this.prev = TURN.ai;
+    } else {
+      this.prev = TURN.human;
+      this.userTurn = message.id!;
+    }
   }
 
   turn({ turn, answers }: { turn: Turn; answers: readonly ToolResult[] }): void {

@@ -19,14 +19,15 @@ export interface BoundaryContext {
   next: string;
 }
 
-/** After `after`, before `before`, a provider wants another turn first, which the repair inserts. */
+/**
+ * After `after`, before `before`, a provider wants another turn first, which the repair inserts: a reply before a
+ * user turn, a user turn before a reply or the end of a request.
+ */
 export interface BoundaryRule {
   after: TurnState;
   before: "human" | "ai" | "request-end";
   exempt?(last: unknown): boolean;
   insert(around: BoundaryContext, texts: Readonly<MarkerTexts>, bridgeRole: BridgeRole): BaseMessage;
-  /** The role of the message it inserts, which the next boundary reads as the turn before. */
-  insertedRole: "human" | "ai";
 }
 
 /** A rule on one message, sent as a copy with a marker text (`text`) or as a user turn (`sendAs`). */

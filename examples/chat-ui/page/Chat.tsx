@@ -7,7 +7,7 @@
  */
 import type { Message } from "@langchain/langgraph-sdk";
 import { useStream } from "@langchain/langgraph-sdk/react";
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { FRONT_ENDS, SUBMIT_OPTIONS, nextInput } from "./front-ends.js";
 
 const ASSISTANTS: Record<string, string> = {
@@ -104,6 +104,13 @@ export function Chat() {
   });
 
   const messages = stream.messages;
+  // assistant-ui's Stop only aborts, so it keeps the messages it streamed; useStream's reads the thread back, which
+  // already answers the stopped calls. Its stubs come from the streamed view, whenever the next message is typed.
+  const streamedView = useRef<Message[] | null>(null);
+  function stop() {
+    if (frontEnd === "assistant-ui") streamedView.current = stream.messages;
+    void stream.stop();
+  }
   // A static breakpoint reads as an interrupt without a value; only the approval agent's question has one.
   const approval = stream.interrupt?.value as Approval | undefined;
 
@@ -114,8 +121,9 @@ export function Chat() {
     setDraft("");
     setActivity("");
     const input = frontEnd
-      ? nextInput(frontEnd, stream.messages, text)
+      ? nextInput(frontEnd, streamedView.current ?? stream.messages, text)
       : { messages: [{ type: "human", content: text }] };
+    streamedView.current = null;
     void stream.submit(input as { messages: Message[] }, {
       // Closing the page or losing the connection cancels the run on the server, as Stop does.
       ...(frontEnd ? SUBMIT_OPTIONS[frontEnd] : { onDisconnect: "cancel" }),
@@ -180,7 +188,7 @@ export function Chat() {
         <button type="submit" disabled={stream.isLoading}>
           Send
         </button>
-        <button type="button" onClick={() => void stream.stop()} disabled={!stream.isLoading}>
+        <button type="button" onClick={stop} disabled={!stream.isLoading}>
           Stop
         </button>
       </form>

@@ -15,6 +15,5 @@ export const consecutiveReplies = definePattern({
     after: "ai",
     before: "ai",
     insert: (around, texts) => betweenRepliesMessage(around.lastReply, texts.missingTurnBetweenReplies),
-    insertedRole: "human",
   },
 });

@@ -16,6 +16,5 @@ export const leadingReply = definePattern({
     after: "none",
     before: "ai",
     insert: (around, texts) => openingMessage(around.next, texts.missingOpening),
-    insertedRole: "human",
   },
 });

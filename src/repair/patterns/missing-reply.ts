@@ -17,6 +17,5 @@ export const missingReply = definePattern({
     after: "human",
     before: "human",
     insert: (around, texts, bridgeRole) => bridgeMessage(around.userTurn, texts.missingReply, bridgeRole),
-    insertedRole: "ai",
   },
 });

@@ -19,6 +19,5 @@ export const requestEndsOnReply = definePattern({
     before: "request-end",
     exempt: isPausedTurn,
     insert: (around, texts) => continueMessage(around.next, texts.continueAfterReply),
-    insertedRole: "human",
   },
 });

@@ -16,6 +16,5 @@ export const unclosedToolResults = definePattern({
     after: "tools",
     before: "human",
     insert: (around, texts) => closingMessage(around.userTurn || around.lastReply, texts.missingReplyAfterTools),
-    insertedRole: "ai",
   },
 });
