@@ -42,6 +42,9 @@ export default defineConfig({
   test: {
     // @langchain/langgraph-checkpoint-validation registers its suites through vitest globals.
     globals: true,
+    // Most files wait on servers, child processes and sockets, not on the CPU: three at a time keep both cores of
+    // a 2-core machine busy, where vitest's default (one less than the cores) runs them one by one.
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // @google/generative-ai (under ChatGoogleGenerativeAI) rethrows inside a detached promise when a

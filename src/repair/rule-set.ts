@@ -125,7 +125,9 @@ function ruleSetOf(applies: (unit: PatternUnit, scope: Scope) => boolean): RuleS
   for (const { reply } of replies) for (const part of reply.readsParts ?? []) parts |= PART_BITS[part];
   return Object.freeze({
     boundaries: boundaryTable(active),
-    leftoverBoundaries: boundaryTable(ALL.filter((unit) => active.includes(unit) || unit.applies.includes("leftovers"))),
+    leftoverBoundaries: boundaryTable(
+      ALL.filter((unit) => active.includes(unit) || unit.applies.includes("leftovers")),
+    ),
     messages: byRoleMessages,
     removals: byRoleRemovals,
     replyRemoved: oneOf(byRoleRemovals.ai.map((unit) => unit.removal.removes)),

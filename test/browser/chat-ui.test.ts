@@ -176,14 +176,16 @@ describe.skipIf(!chromiumFound)("the chat page (examples/chat-ui) in Chromium", 
 
   describe.each(FRONT_ENDS)("as %s: Stop while the tool runs, then type again", (client) => {
     /**
-     * Stops the first turn; agent-chat-ui's Stop only closes its resumable stream, so the run goes on: the next
-     * message is typed once it has ended (sooner, the server answers 422 "already running", raw alike).
+     * Stops the first turn and types once the run has ended on the server: agent-chat-ui's Stop only closes its
+     * resumable stream, so the run goes on (sooner, the server answers 422 "already running", raw alike), and by
+     * then useStream has read the thread back after Stop, which assistant-ui's own Stop never does.
      */
     async function stopThenType(assistant: string) {
       const page = await openChat(assistant, client);
       await askAndWaitForSearch(page);
       await page.getByRole("button", { name: "Stop" }).click();
-      if (client === "agent-chat-ui") await runEnded(new URL(page.url()).searchParams.get("thread")!);
+      await runEnded(new URL(page.url()).searchParams.get("thread")!);
+      await page.getByRole("button", { name: "Send" }).and(page.locator(":enabled")).waitFor();
       return nextMessage(page);
     }
 
