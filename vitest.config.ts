@@ -56,8 +56,13 @@ export default defineConfig({
       error.message !== "[GoogleGenerativeAI Error]: Error reading from the stream" &&
       !(error.name === "AbortError" && /node-fetch/.test(error.stack ?? "")),
     projects: [
-      { extends: true, test: { name: "unit", include: UNIT } },
-      { extends: true, test: { name: "services", include: ["test/**/*.test.ts"], exclude: [...UNIT, ...LONG] } },
+      // A worker keeps the modules it loaded for its next file: loading LangChain and LangGraph afresh for each file
+      // cost about half the suite's CPU time. Files start their own servers, stores and graphs, so none shares state.
+      { extends: true, test: { name: "unit", include: UNIT, isolate: false } },
+      {
+        extends: true,
+        test: { name: "services", include: ["test/**/*.test.ts"], exclude: [...UNIT, ...LONG], isolate: false },
+      },
       { extends: true, test: { name: "long", include: LONG } },
       // The server tests again, on the Agent Server line the repository does not install (server-lines.ts).
       {
