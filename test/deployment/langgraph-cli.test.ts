@@ -47,7 +47,8 @@ beforeAll(async () => {
     started,
   );
   client = new Client({ apiUrl: `http://${host}` });
-}, 60_000);
+  // The dev server compiles the example's graph before it listens: over a minute on a busy 2-core machine.
+}, 180_000);
 
 describe(`langgraphjs dev ${serverPackageVersion("cli")} on examples/langgraph-dev`, () => {
   it("a run cancelled mid-tool through the API leaves a thread that takes the next message", async () => {
