@@ -16,7 +16,9 @@ import {
   type ProviderRules,
   type RepairEvent,
 } from "../index.js";
+import { resolveSanitizerOptions } from "../checkpointer/sanitizing-checkpointer.js";
 import { latestView } from "./latest-view.js";
+import { readAhead } from "./read-ahead.js";
 import { inShard, type Shard } from "./shard.js";
 import type { OpenStore, ThreadRef } from "./store.js";
 
@@ -216,12 +218,12 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
     });
   };
 
-  const queue = batches(listing.pages, options);
+  const queue = batches(readAhead(listing.pages), options);
   let sequence = 0;
   const worker = async () => {
     const view = latestView(store);
     const events: RepairEvent[] = [];
-    const reader = new SanitizingCheckpointer(view.saver, {
+    const readerOptions = resolveSanitizerOptions({
       markers: options.markers,
       provider: options.provider,
       model: options.model,
@@ -233,6 +235,9 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
     for (let next = await queue.next(); !next.done; next = await queue.next()) {
       const batch = next.value;
       const position = sequence++;
+      // A reader per batch: a reader keeps its last 512 read decisions for a graph's next reads, and kept for the
+      // whole scan they aged into the old generation, growing the heap with the store.
+      const reader = new SanitizingCheckpointer(view.saver, readerOptions);
       await view.load(batch.refs);
       finished.set(position, { findings: await judge(store, reader, events, batch.refs, options), batch });
       add();

@@ -120,15 +120,14 @@ export class PostgresReadPath {
   private async toTuple(stored: StoredCheckpoint, thread_id: string, checkpoint_ns: string): Promise<CheckpointTuple> {
     const { checkpoint, blobs, writes, parentCheckpointId } = stored;
     const { serde } = this.saver;
-    const values = blobs.filter((blob) => blob.type !== "empty");
-    const loaded = await Promise.all(values.map((blob) => this.loadValue(serde, blob)));
+    const loaded = await Promise.all(blobs.map((blob) => this.loadValue(serde, blob)));
     return {
       config: { configurable: { thread_id, checkpoint_ns, checkpoint_id: stored.checkpointId } },
       checkpoint: {
         ...checkpoint,
         channel_versions: checkpoint.channel_versions ?? {},
         versions_seen: checkpoint.versions_seen ?? {},
-        channel_values: Object.fromEntries(values.map((blob, i) => [blob.channel, loaded[i]])),
+        channel_values: Object.fromEntries(blobs.map((blob, i) => [blob.channel, loaded[i]])),
       },
       metadata: await this.saver._loadMetadata(stored.metadata),
       parentConfig: parentCheckpointId

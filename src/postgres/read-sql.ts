@@ -55,6 +55,7 @@ cross join lateral jsonb_each_text(cp.checkpoint -> 'channel_versions') as v
 cross join lateral (
   select type, blob from ${table("checkpoint_blobs")}
   where thread_id = cp.thread_id and checkpoint_ns = cp.checkpoint_ns and channel = v.key and version = v.value
+    and type <> 'empty'
   limit 1
 ) as bl
 union all
