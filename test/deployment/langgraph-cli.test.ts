@@ -6,6 +6,8 @@
  */
 import { Client } from "@langchain/langgraph-sdk";
 import type { ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MARKER_PRESETS } from "../../src/index.js";
@@ -22,9 +24,31 @@ import {
   messagesOf,
 } from "../support/servers/sdk.js";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
+const example = fileURLToPath(new URL("../../examples/langgraph-dev", import.meta.url));
+
+/**
+ * The example's langgraph.json in a folder of this process's own inside the example's git-ignored `.langgraph_api`,
+ * its graph paths rewritten to reach the example's files: the dev server keeps its threads, runs and checkpoints in
+ * `.langgraph_api` beside the config it is given, and the two server lines run this file at the same time. Each
+ * server starts on an empty store, and the folder goes when the file ends.
+ */
+function projectOfOwn(): string {
+  mkdirSync(join(example, ".langgraph_api"), { recursive: true });
+  const project = mkdtempSync(join(example, ".langgraph_api", "test-"));
+  const config = JSON.parse(readFileSync(join(example, "langgraph.json"), "utf8")) as {
+    graphs: Record<string, string>;
+  };
+  for (const [id, spec] of Object.entries(config.graphs)) config.graphs[id] = relative(project, join(example, spec));
+  writeFileSync(join(project, "langgraph.json"), JSON.stringify(config));
+  return project;
+}
+
+const project = projectOfOwn();
 const started: ChildProcess[] = [];
-afterAll(() => stopAll(started));
+afterAll(async () => {
+  await stopAll(started);
+  rmSync(project, { recursive: true, force: true });
+});
 
 let client: Client;
 beforeAll(async () => {
@@ -42,36 +66,30 @@ beforeAll(async () => {
   const args = ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", "0", "--n-jobs-per-worker", "2"];
   const [, host] = await spawnUntilReady(
     langgraphCli(),
-    [...args, "--studio-url", "http://127.0.0.1", "--config", `${root}examples/langgraph-dev/langgraph.json`],
-    { env, cwd: `${root}examples/langgraph-dev`, ready: /Server running at (127\.0\.0\.1:\d+)/ },
+    [...args, "--studio-url", "http://127.0.0.1", "--config", join(project, "langgraph.json")],
+    { env, cwd: project, ready: /Server running at (127\.0\.0\.1:\d+)/ },
     started,
   );
   client = new Client({ apiUrl: `http://${host}` });
-  // The dev server compiles the example's graph before it listens: over a minute on a busy 2-core machine.
-}, 180_000);
+});
 
 describe(`langgraphjs dev ${serverPackageVersion("cli")} on examples/langgraph-dev`, () => {
   it("a run cancelled mid-tool through the API leaves a thread that takes the next message", async () => {
     const thread_id = await cancelledThread(client, "agent");
-    try {
-      const next = client.runs.stream(thread_id, "agent", { input: human("And in Seoul?"), streamMode: ["values"] });
-      const parts = await collect(next);
-      expect(errorsOf(parts)).toEqual([]);
-      expect(finalMessages(parts).map((m) => [m.type, m.content])).toEqual([
-        ["human", FIRST_QUESTION],
-        ["ai", "Let me look that up. "],
-        // The cancelled search's placeholder and the closing reply the sanitizer added, then the new turn.
-        ["tool", MARKER_PRESETS.en.missingToolResult],
-        ["ai", MARKER_PRESETS.en.missingReplyAfterTools],
-        ["human", "And in Seoul?"],
-        ["ai", "Let me look that up. "],
-        ["tool", 'three results for "And in Seoul?"'],
-        ["ai", 'Here is what I found: three results for "And in Seoul?"'],
-      ]);
-    } finally {
-      // The dev server keeps its threads in the example's .langgraph_api folder: leave none behind.
-      await client.threads.delete(thread_id);
-    }
+    const next = client.runs.stream(thread_id, "agent", { input: human("And in Seoul?"), streamMode: ["values"] });
+    const parts = await collect(next);
+    expect(errorsOf(parts)).toEqual([]);
+    expect(finalMessages(parts).map((m) => [m.type, m.content])).toEqual([
+      ["human", FIRST_QUESTION],
+      ["ai", "Let me look that up. "],
+      // The cancelled search's placeholder and the closing reply the sanitizer added, then the new turn.
+      ["tool", MARKER_PRESETS.en.missingToolResult],
+      ["ai", MARKER_PRESETS.en.missingReplyAfterTools],
+      ["human", "And in Seoul?"],
+      ["ai", "Let me look that up. "],
+      ["tool", 'three results for "And in Seoul?"'],
+      ["ai", 'Here is what I found: three results for "And in Seoul?"'],
+    ]);
   });
 
   it("getState of a thread whose run is still working reads as stored: no placeholder for the running tool", async () => {
@@ -86,7 +104,6 @@ describe(`langgraphjs dev ${serverPackageVersion("cli")} on examples/langgraph-d
     } finally {
       await client.runs.cancel(thread_id, run_id, true, "interrupt");
       await collect(rest);
-      await client.threads.delete(thread_id);
     }
   });
 });
