@@ -5,9 +5,7 @@ export const leadingReply = definePattern({
   code: "J",
   kind: "leading-reply",
   summary: "a history that starts with a reply",
-  shape:
-    "the history starts (after any SystemMessage) with an AIMessage: the messages before it were trimmed or " +
-    "deleted, or it is an app's opening greeting",
+  shape: "the history starts (after any SystemMessage) with an AIMessage: older messages trimmed, or a greeting",
   repair: "insert a marker HumanMessage before it",
   applies: ["leftovers", "provider"],
   // Anthropic: "first message must use the user role"; Gemini: "First content should be with role 'user'"; Bedrock:
