@@ -20,9 +20,9 @@ function removal(unit: PatternUnit, message: unknown, index: number): Repair {
 }
 
 /**
- * Each ToolMessage goes to the nearest earlier AIMessage that declared its `tool_call_id` (providers may reuse ids
- * across turns). Orphans (D), second results (F) and what a removal rule reads (H, L) are removed, reported whole;
- * replies the reply rules change are taken as their copies, in `cleaned`.
+ * Each ToolMessage goes to the call pairing.ts names, its owner kept per id as the walk meets each AIMessage.
+ * Orphans (D), second results (F) and what a removal rule reads (H, L) are removed, reported whole; replies the
+ * reply rules change are taken as their copies, in `cleaned`.
  */
 export function segment(
   messages: readonly unknown[],

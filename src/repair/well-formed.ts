@@ -14,6 +14,7 @@ import { boundaryBreak, messageRulesOf, ofRole, removalAmong, TURN, type RuleSet
 import { isSystemBridge } from "./synthetic.js";
 import type { TailMode } from "./tail.js";
 import { addId, addValidId, resetIds } from "./unique-ids.js";
+import { slotWithId } from "./pairing.js";
 
 /** What the clean check and the rebuild both read. */
 export interface RepairContext {
@@ -95,7 +96,8 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, co
     const message = messages[i];
     const role = roleOf(message);
     if (answered < calls.length) {
-      if (role !== "tool" || rawToolCallIdOf(message) !== rawCallId(calls[answered])) return false;
+      // The slot the rebuild gives the result is the open turn's next one: every result is already in its place.
+      if (role !== "tool" || slotWithId(calls, rawToolCallIdOf(message), answered) !== answered) return false;
       if (readsTool && messageRulesOf(rules, role, message, prev).length > 0) return false;
       answered++;
       continue;

@@ -1,4 +1,5 @@
 import { definePattern } from "../pattern.js";
+import { slotWithId } from "../pairing.js";
 import type { Turn } from "../turn.js";
 import { isSyntheticMessage } from "../synthetic.js";
 
@@ -21,11 +22,10 @@ export const duplicateToolResult = definePattern({
  */
 export function slotFor(turn: Turn, id: string, message: unknown): number {
   const { calls, results } = turn;
-  for (let slot = 0; slot < calls.length; slot++)
-    if (calls[slot]!.id === id && results[slot] === undefined) return slot;
+  for (let slot = slotWithId(calls, id, 0); slot !== -1; slot = slotWithId(calls, id, slot + 1))
+    if (results[slot] === undefined) return slot;
   if (isSyntheticMessage(message)) return -1;
-  for (let slot = 0; slot < calls.length; slot++) {
-    if (calls[slot]!.id === id && isSyntheticMessage(results[slot]!.message)) return slot;
-  }
+  for (let slot = slotWithId(calls, id, 0); slot !== -1; slot = slotWithId(calls, id, slot + 1))
+    if (isSyntheticMessage(results[slot]!.message)) return slot;
   return -1;
 }
