@@ -129,6 +129,21 @@ function rebuild(
   // So far `repairs` holds the removals only.
   const removedBefore = repairs.length > 0 ? countRemovedBefore(repairs, messages.length) : undefined;
   const { markers, bridgeRole } = settings;
-  const out = emit(answered, { ...context, messages, tailStart, markers, bridgeRole, removedBefore, cleaned }, repairs);
+  // Field by field, not spread: on Node 20 an object made by a spread is slow to add properties to.
+  const { rules, model, toClaude, store, tail: closedAs } = context;
+  const ctx = {
+    rules,
+    model,
+    toClaude,
+    store,
+    tail: closedAs,
+    messages,
+    tailStart,
+    markers,
+    bridgeRole,
+    removedBefore,
+    cleaned,
+  };
+  const out = emit(answered, ctx, repairs);
   return { messages: out, repairs, usedRecovered };
 }
