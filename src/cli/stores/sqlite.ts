@@ -66,16 +66,23 @@ interface LatestRow {
 /**
  * JSON as text, not a blob: a Buffer per column cost more than the query (0.5 s in 100,000 threads). In a UTF-8 file
  * SQLite's text is what the serde's decoder makes of the bytes, but for a leading BOM, which the decoder drops: that
- * value stays a blob.
+ * value stays a blob. In a file of another encoding every value stays a blob.
  */
-const jsonAsText = (column: string) =>
-  `CASE WHEN coalesce(c.type, 'json') = 'json' AND substr(${column}, 1, 3) <> x'efbbbf'
-    AND (SELECT encoding FROM pragma_encoding) = 'UTF-8' THEN CAST(${column} AS TEXT) ELSE ${column} END`;
+const jsonAsText = (column: string, utf8: boolean) =>
+  utf8
+    ? `CASE WHEN coalesce(c.type, 'json') = 'json' AND substr(${column}, 1, 3) <> x'efbbbf'
+    THEN CAST(${column} AS TEXT) ELSE ${column} END`
+    : column;
 
-/** SqliteSaver's getTuple statement (1.x) for a page of threads, one index probe apiece, minus `pending_sends`. */
-const LATEST = `WITH ref(position, thread_id, checkpoint_ns) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))
+/**
+ * SqliteSaver's getTuple statement (1.x) for a page of threads, one index probe apiece, minus `pending_sends`. The
+ * file's encoding is read once, not on every row.
+ */
+const latestSql = (
+  utf8: boolean,
+) => `WITH ref(position, thread_id, checkpoint_ns) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))
   SELECT ref.position, c.thread_id, c.checkpoint_id, c.parent_checkpoint_id, c.type,
-    ${jsonAsText("c.checkpoint")} AS checkpoint, ${jsonAsText("c.metadata")} AS metadata,
+    ${jsonAsText("c.checkpoint", utf8)} AS checkpoint, ${jsonAsText("c.metadata", utf8)} AS metadata,
     (SELECT json_group_array(json_object('task_id', pw.task_id, 'channel', pw.channel, 'type', pw.type,
         'value', CAST(pw.value AS TEXT)))
       FROM writes AS pw
@@ -143,7 +150,8 @@ export async function openSqlite(file: string, { writable }: OpenOptions): Promi
     description: `SQLite ${file}`,
     saver,
     threads: (filter) => listThreads(db, filter),
-    latest: (refs) => latest((statement ??= db.prepare(LATEST)), saver, refs),
+    latest: (refs) =>
+      latest((statement ??= db.prepare(latestSql(db.pragma("encoding", { simple: true }) === "UTF-8"))), saver, refs),
     close: async () => void db.close(),
   };
 }
