@@ -57,7 +57,8 @@ export default defineConfig({
       !(error.name === "AbortError" && /node-fetch/.test(error.stack ?? "")),
     projects: [
       // A worker keeps the modules it loaded for its next file: loading LangChain and LangGraph afresh for each file
-      // cost about half the suite's CPU time. Files start their own servers, stores and graphs, so none shares state.
+      // cost about half the suite's CPU time. Files start their own servers, stores and graphs, so none shares state;
+      // a file that sets process.env puts it back, since the next file's child processes inherit it.
       { extends: true, test: { name: "unit", include: UNIT, isolate: false } },
       {
         extends: true,

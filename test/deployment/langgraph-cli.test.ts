@@ -60,6 +60,8 @@ beforeAll(async () => {
     LANGSMITH_TRACING: "false",
     LANGCHAIN_TRACING_V2: "false",
     BROWSER: "none",
+    // Its ready line is an info line: logged whatever level the machine's environment sets.
+    LOG_LEVEL: "info",
     // Long enough to cancel the first search, short enough for the next turn's.
     SEARCH_DELAY_MS: "1500",
   };

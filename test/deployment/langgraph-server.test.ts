@@ -56,6 +56,8 @@ let stop: () => Promise<void>;
 
 beforeAll(async () => {
   // Read when the server's logger is first imported. No such level: nothing is logged (raw runs fail on purpose).
+  // Put back when the file ends: the worker runs other files next, whose child processes inherit its environment.
+  const logLevel = process.env.LOG_LEVEL;
   process.env.LOG_LEVEL = "off";
   // The server imports the graph module with a plain import(); tsx lets it load TypeScript, as `langgraph dev` does.
   const unregister = register();
@@ -71,6 +73,8 @@ beforeAll(async () => {
     await server.cleanup();
     await unregister();
     rmSync(cwd, { recursive: true, force: true });
+    if (logLevel === undefined) delete process.env.LOG_LEVEL;
+    else process.env.LOG_LEVEL = logLevel;
   };
 });
 
