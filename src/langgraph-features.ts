@@ -1,12 +1,20 @@
 // Anything added after the 1.0 line is looked up here, never imported by name: an ES module naming a missing export
 // fails to load at all (docs/compatibility.md).
 import * as checkpoint from "@langchain/langgraph-checkpoint";
-import type { DeltaSnapshot, JsonPlusSerializer as StockSerializer } from "@langchain/langgraph-checkpoint";
+import type {
+  CheckpointTuple,
+  DeltaSnapshot,
+  JsonPlusSerializer as StockSerializer,
+} from "@langchain/langgraph-checkpoint";
 
 const optional = checkpoint as Partial<typeof checkpoint>;
 
 /** Before checkpoint 1.1, nothing stored is one. */
 export const isDeltaSnapshot = (value: unknown): value is DeltaSnapshot => optional.isDeltaSnapshot?.(value) ?? false;
+
+/** LangGraph marks every checkpoint of a thread a graph with delta channels started. */
+export const isMarkedDelta = (tuple: CheckpointTuple): boolean =>
+  (tuple.metadata as Record<string, unknown> | undefined)?.delta_writes_versioned === true;
 
 /** Only ever built where delta channels exist. */
 export function deltaSnapshot(messages: unknown[]): DeltaSnapshot {

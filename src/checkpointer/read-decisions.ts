@@ -1,6 +1,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { CheckpointPendingWrite, CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import type { TailMode } from "../repair/repair-messages.js";
+import { isMarkedDelta } from "../langgraph-features.js";
 import { hasPendingInterrupt } from "./thread-state.js";
 
 export interface ReadDecision {
@@ -23,10 +24,6 @@ const READ = Symbol("langgraph-checkpoint-sanitizer.read");
 
 /** Empty, so nothing of the decision shows where the config is logged or compared. */
 class ReadToken {}
-
-/** LangGraph marks every checkpoint of a thread a graph with delta channels started. */
-const isMarkedDelta = (tuple: CheckpointTuple): boolean =>
-  (tuple.metadata as Record<string, unknown> | undefined)?.delta_writes_versioned === true;
 
 const keyOf = (configurable: Record<string, unknown> | undefined): string | undefined => {
   const threadId = configurable?.thread_id;

@@ -1,6 +1,6 @@
 // What a read cannot see in the tuple: the call that makes it (docs/internals.md).
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { holdsToolResult, type InputLists } from "./input-answers.js";
+import { holdsToolResult, type InputLists } from "./run-input.js";
 
 /** `"resume"` runs the pending tasks (`null`, a `Command`); `"new-input"` discards them. */
 export type NextStep = "resume" | "new-input";

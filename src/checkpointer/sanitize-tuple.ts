@@ -1,10 +1,10 @@
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
-import { deltaSnapshot, isDeltaSnapshot } from "../langgraph-features.js";
+import { deltaSnapshot, isDeltaSnapshot, isMarkedDelta } from "../langgraph-features.js";
 import type { Repair } from "../repair/patterns.js";
 import type { RepairSettings } from "../repair/settings.js";
-import { repairWith, type RepairResult, type TailMode } from "../repair/repair-messages.js";
+import type { TailMode } from "../repair/repair-messages.js";
 import { repairList } from "./guarded-call.js";
-import { answersIn, takeAnswers, type InputLists } from "./input-answers.js";
+import { repairWithInput, type InputLists } from "./run-input.js";
 import { strandedResults, withoutUsedWrites } from "./stranded-results.js";
 import { hasPendingInterrupt } from "./thread-state.js";
 
@@ -21,7 +21,8 @@ export interface TupleRepairSettings {
 
 /**
  * Repairs the message channels of a tuple (delta channels' snapshots too); the tuple itself when none needs it,
- * never mutated. A repaired tail takes stranded results from `pendingWrites` and `earlier`, and the input's answers.
+ * never mutated. A repaired tail takes stranded results from `pendingWrites` and `earlier`. A run's `input` lists are
+ * repaired with the channel they append to, and rewritten in place (see `repairWithInput`).
  */
 export function sanitizeTuple(
   tuple: CheckpointTuple,
@@ -35,58 +36,64 @@ export function sanitizeTuple(
   let pendingWrites = tuple.pendingWrites;
   const repaired: ChannelRepairs[] = [];
   const interrupted = tail === "preserve" && hasPendingInterrupt(pendingWrites);
-  for (const channel of settings.channels ?? Object.keys(values)) {
+  const lists = tail === "preserve" ? undefined : input;
+  for (const channel of channelsOf(settings, values, lists)) {
     // A delta channel's periodic snapshot holds the whole list.
     const stored = values[channel];
     const value = isDeltaSnapshot(stored) ? stored.value : stored;
+    const list = lists?.get(channel);
+    // A delta channel without a snapshot holds none: its history read takes the input.
+    if (value === undefined && list !== undefined && isMarkedDelta(tuple)) continue;
+    const storedList = value === undefined ? [] : value;
     // Skips the obvious non-lists cheaply.
-    if (!Array.isArray(value) || value.length === 0) continue;
-    const list = tail === "preserve" ? undefined : input?.get(channel);
-    const answers = list === undefined ? [] : answersIn(list);
-    // Answers alone continue the run, as a tool node's results do; followed by new input, they close a stopped turn.
-    const channelTail = answers.length === 0 ? tail : answers.length === list!.length ? "request" : "repair";
-    const stranded =
-      channelTail === "repair" || answers.length > 0 ? strandedResults(pendingWrites, channel) : undefined;
+    if (!Array.isArray(storedList) || (storedList.length === 0 && list === undefined)) continue;
+    const stranded = tail === "repair" || list !== undefined ? strandedResults(pendingWrites, channel) : undefined;
     const recoveredResults = stranded && [...stranded.messages, ...strandedEarlier(tuple, earlier, channel)];
-    const result =
-      answers.length === 0
-        ? repairList(value, settings.repair, channelTail, recoveredResults, interrupted)
-        : withAnswers(value, settings.repair, channelTail, recoveredResults!, answers);
-    if (list !== undefined && answers.length > 0) takeAnswers(list, answers);
-    if (result.messages === value) continue;
-    repairedValues ??= { ...values };
-    repairedValues[channel] = isDeltaSnapshot(stored) ? deltaSnapshot(result.messages) : result.messages;
+    const withInput = list && repairWithInput(storedList, list, settings.repair, tail, recoveredResults);
+    const result = withInput?.result ?? repairList(storedList, settings.repair, tail, recoveredResults, interrupted);
+    if (result.messages === storedList) continue;
+    if (withInput) list!.splice(0, list!.length, ...withInput.input);
+    const messages = withInput ? withInput.stored : result.messages;
+    if (messages !== storedList) {
+      repairedValues ??= { ...values };
+      repairedValues[channel] = isDeltaSnapshot(stored) ? deltaSnapshot(messages as unknown[]) : messages;
+    }
     if (stranded && pendingWrites) pendingWrites = withoutUsedWrites(pendingWrites, stranded, result.usedRecovered);
     repaired.push({ channel, repairs: result.repairs });
   }
-  if (repairedValues === undefined) return { tuple, repaired };
+  if (repairedValues === undefined && pendingWrites === tuple.pendingWrites) return { tuple, repaired };
   return {
     tuple: {
       ...tuple,
-      checkpoint: { ...tuple.checkpoint, channel_values: repairedValues },
+      checkpoint: { ...tuple.checkpoint, channel_values: repairedValues ?? values },
       ...(pendingWrites !== undefined ? { pendingWrites } : {}),
     },
     repaired,
   };
 }
 
-/** A real result stranded in the pending writes wins; leftover answers are removed as duplicates or orphans. */
-function withAnswers(
-  messages: readonly unknown[],
-  settings: RepairSettings,
-  tail: TailMode,
-  recovered: readonly unknown[],
-  answers: readonly unknown[],
-): RepairResult {
-  const placed = repairWith(messages, settings, tail, [...recovered, ...answers]);
-  const left = answers.filter((answer) => !placed.usedRecovered.includes(answer));
-  if (left.length === 0) return placed;
-  const rest = repairWith([...placed.messages, ...left], settings, tail);
-  return {
-    messages: rest.messages,
-    repairs: [...placed.repairs, ...rest.repairs],
-    usedRecovered: placed.usedRecovered,
-  };
+/** The channels to read: the option's, or every stored one and every list of the input. */
+function channelsOf(
+  settings: TupleRepairSettings,
+  values: Record<string, unknown>,
+  lists: InputLists | undefined,
+): Iterable<string> {
+  if (settings.channels) return settings.channels;
+  if (lists === undefined) return Object.keys(values);
+  return new Set([...Object.keys(values), ...lists.keys()]);
+}
+
+/** Repairs the lists of a run's input that nothing stored precedes (a new thread, a graph without a checkpointer). */
+export function sanitizeInput(lists: InputLists, settings: TupleRepairSettings): ChannelRepairs[] {
+  const repaired: ChannelRepairs[] = [];
+  for (const channel of settings.channels ?? lists.keys()) {
+    const list = lists.get(channel);
+    const withInput = list && repairWithInput([], list, settings.repair, "finished");
+    if (!withInput || withInput.input === list) continue;
+    list!.splice(0, list!.length, ...withInput.input);
+    repaired.push({ channel, repairs: withInput.result.repairs });
+  }
+  return repaired;
 }
 
 /**

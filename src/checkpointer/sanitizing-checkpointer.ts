@@ -9,7 +9,6 @@ import {
   type DeltaChannelHistory,
   type PendingWrite,
 } from "@langchain/langgraph-checkpoint";
-import type { Repair } from "../repair/patterns.js";
 import type { TailMode } from "../repair/repair-messages.js";
 import { assertOneOf, assertOption } from "../repair/validate.js";
 import {
@@ -27,31 +26,17 @@ import { readFastThrough } from "./fast-reads.js";
 import { passUnknownMethods } from "./pass-through.js";
 import { mayBePostgresSaver, postgresReads, type SaverReads } from "./postgres-reads.js";
 import { ReadDecisions, decisionFor } from "./read-decisions.js";
-import type { InputLists } from "./input-answers.js";
+import type { InputLists } from "./run-input.js";
 import { runContextOf, takeInputLists, type ThreadActivity } from "./run-context.js";
-import { sanitizeTuple, type ChannelRepairs, type TupleRepairSettings } from "./sanitize-tuple.js";
+import { sanitizeInput, sanitizeTuple, type TupleRepairSettings } from "./sanitize-tuple.js";
 import { tailModeForGetTuple, tailModeForList, type ReadKnowledge } from "./tail-policy.js";
-import { ReadTelemetry, type TelemetryOption } from "../telemetry/read-telemetry.js";
+import type { TelemetryOption } from "../telemetry/read-telemetry.js";
+import { ReadReports, type RepairEvent } from "./read-reports.js";
 
-const NO_REPAIRS: readonly Repair[] = [];
-const allRepairs = (repaired: readonly ChannelRepairs[]) =>
-  repaired.length === 0 ? NO_REPAIRS : repaired.flatMap((c) => c.repairs);
+export type { RepairEvent };
 
 /** How far a read looks past input checkpoints for stranded results (runs cancelled right after their input). */
 const MAX_INPUT_ANCESTORS = 8;
-
-/** Reported through `onRepair` for each channel a read repaired. */
-export interface RepairEvent {
-  /** `getDeltaChannelHistory` for a delta channel (`MessagesDeltaValue`). */
-  operation: "getTuple" | "list" | "getDeltaChannelHistory";
-  threadId: string | undefined;
-  checkpointNs: string;
-  checkpointId: string;
-  channel: string;
-  tail: TailMode;
-  /** Removed messages are included whole. */
-  repairs: Repair[];
-}
 
 /** Options of {@link SanitizingCheckpointer}; `markers`, `bridgeRole` and `onRepair` are shared with the middleware. */
 export interface SanitizingCheckpointerOptions extends SharedRepairOptions<RepairEvent>, ReadOptions {
@@ -142,12 +127,10 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
 
   private readonly policy: SanitizerPolicy;
   private readonly settings: TupleRepairSettings;
-  private readonly onRepair: ((event: RepairEvent) => void) | undefined;
   private readonly breakpoints: Breakpoints | undefined;
   private readonly decisions = new ReadDecisions();
   private readonly deltaReads: DeltaReads;
-  private readonly telemetry: ReadTelemetry | undefined;
-  private readonly providerName: string;
+  private readonly reports: ReadReports;
   /** The wrapped saver, or FastPostgresSaver's read path over the official `PostgresSaver`; set by the first read. */
   private reads: SaverReads | undefined;
   private findingReads: Promise<SaverReads> | undefined;
@@ -168,22 +151,22 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     this.inner = inner;
     this.resolved = resolved;
     this.policy = resolved.policy;
-    this.onRepair = resolved.onRepair;
     this.settings = resolved.settings;
     this.breakpoints = namingNodes(resolved.breakpoints);
-    this.providerName = resolved.settings.repair.provider ?? "none";
     this.reads = resolved.fastReads && mayBePostgresSaver(inner) ? undefined : inner;
-    this.telemetry = ReadTelemetry.create(resolved.telemetry, {
-      entryPoint: "checkpointer",
-      saver: inner.constructor?.name,
-    });
+    this.reports = readReports(resolved, inner.constructor?.name);
     // Some LangGraph lines bind it to an undefined `this` inside subgraphs (`getNextVersion.bind(this.checkpointer)`).
     this.getNextVersion = this.getNextVersion.bind(this);
     this.deltaReads = new DeltaReads(inner, this.settings, this.policy, this.decisions, (config, tail, repaired) => {
       const configurable = config.configurable ?? {};
-      this.report("getDeltaChannelHistory", configurable, String(configurable.checkpoint_id ?? ""), tail, repaired);
       // Counted, not timed: a delta repair interleaves the wrapped saver's reads.
-      this.telemetry?.record("getDeltaChannelHistory", tail, this.providerName, allRepairs(repaired));
+      this.reports.done(
+        "getDeltaChannelHistory",
+        configurable,
+        String(configurable.checkpoint_id ?? ""),
+        tail,
+        repaired,
+      );
     });
     passUnknownMethods(this, inner, SanitizingCheckpointer);
   }
@@ -202,14 +185,17 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const policy = policyFor(config, this.policy);
-    if (this.telemetry?.loading) await this.telemetry.loading;
+    if (this.reports.telemetry?.loading) await this.reports.telemetry.loading;
     // Taken before the read: a run in flight now may end before the saver answers with its mid-run snapshot.
     const threadId = config.configurable?.thread_id;
     const runInFlight = threadId !== undefined && this.activity?.isRunning(String(threadId)) === true;
     const input = takeInputLists(config);
     const reads = this.reads ?? (await this.findReads());
     const tuple = await reads.getTuple(config);
-    if (tuple === undefined) return undefined;
+    if (tuple === undefined) {
+      if (input !== undefined) sanitizeRunInput(this.reports, this.settings, config, input);
+      return undefined;
+    }
     const tail = await tailModeForGetTuple(policy, config, tuple, this.knowledge(reads, runInFlight));
     const earlier = tail === "repair" ? await this.inputAncestors(reads, tuple) : undefined;
     return this.decisions.record(
@@ -221,7 +207,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     const policy = policyFor(config, this.policy);
     const tail = tailModeForList(policy);
-    if (this.telemetry?.loading) await this.telemetry.loading;
+    if (this.reports.telemetry?.loading) await this.reports.telemetry.loading;
     const reads = this.reads ?? (await this.findReads());
     for await (const tuple of reads.list(config, options)) {
       yield this.decisions.record(this.sanitize(tuple, tail, "list"), decisionFor(tuple, tail, policy === "auto"));
@@ -293,32 +279,33 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     input?: InputLists,
   ): CheckpointTuple {
     if (tail === "off") return tuple;
-    const started = this.telemetry?.begin();
+    const started = this.reports.telemetry?.begin();
     const { tuple: result, repaired } = sanitizeTuple(tuple, tail, this.settings, earlier, input);
-    this.telemetry?.record(operation, tail, this.providerName, allRepairs(repaired), started);
     const configurable = tuple.config.configurable ?? {};
-    this.report(operation, configurable, configurable.checkpoint_id ?? tuple.checkpoint.id, tail, repaired);
+    this.reports.done(
+      operation,
+      configurable,
+      configurable.checkpoint_id ?? tuple.checkpoint.id,
+      tail,
+      repaired,
+      started,
+    );
     return result;
   }
+}
 
-  private report(
-    operation: RepairEvent["operation"],
-    configurable: Record<string, unknown>,
-    checkpointId: string,
-    tail: TailMode,
-    repaired: readonly ChannelRepairs[],
-  ): void {
-    if (!this.onRepair) return;
-    for (const { channel, repairs } of repaired) {
-      this.onRepair({
-        operation,
-        threadId: configurable.thread_id as string | undefined,
-        checkpointNs: (configurable.checkpoint_ns as string | undefined) ?? "",
-        checkpointId,
-        channel,
-        tail,
-        repairs,
-      });
-    }
-  }
+/** @internal */
+export const readReports = (options: ResolvedSanitizerOptions, saver?: string) =>
+  new ReadReports(options.onRepair, options.telemetry, options.settings.repair.provider, saver);
+
+/** Repairs the lists of a run's input that no stored history precedes, reported as a read. @internal */
+export function sanitizeRunInput(
+  reports: ReadReports,
+  settings: TupleRepairSettings,
+  config: RunnableConfig | undefined,
+  input: InputLists,
+): void {
+  const started = reports.telemetry?.begin();
+  const repaired = sanitizeInput(input, settings);
+  reports.done("input", config?.configurable ?? {}, "", "finished", repaired, started);
 }

@@ -11,6 +11,10 @@ import { hasPendingInterrupt, hasPendingTasks, storedInput } from "./thread-stat
 const CONFIG_KEY_READ = "__pregel_read";
 const CONFIG_KEY_RESUMING = "__pregel_resuming";
 
+/** A graph run as a node of another, which hands it its own read. */
+export const isNestedRun = (config: RunnableConfig | undefined): boolean =>
+  CONFIG_KEY_READ in (config?.configurable ?? {});
+
 export interface ReadKnowledge {
   breakpoints: Breakpoints | undefined;
   /** Set when `sanitizeGraph` built the checkpointer. */
@@ -33,7 +37,7 @@ export function nextStepOf(config: RunnableConfig, tuple: CheckpointTuple): Next
 
 function requestedNextStep(config: RunnableConfig, tuple: CheckpointTuple): NextStep | undefined {
   const configurable = config.configurable ?? {};
-  if (CONFIG_KEY_READ in configurable) return configurable[CONFIG_KEY_RESUMING] ? "resume" : "new-input";
+  if (isNestedRun(config)) return configurable[CONFIG_KEY_RESUMING] ? "resume" : "new-input";
   const runId = (config.metadata as Record<string, unknown> | undefined)?.run_id;
   if (runId !== undefined && runId === (tuple.metadata as Record<string, unknown> | undefined)?.run_id) return "resume";
   return runContextOf(config)?.next;

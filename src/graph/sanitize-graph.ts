@@ -3,10 +3,14 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { BreakpointNodes } from "../checkpointer/breakpoints.js";
-import { copyInputLists } from "../checkpointer/input-answers.js";
+import { copyInputLists } from "../checkpointer/run-input.js";
 import { nextStepOfInput, withRunContext, type RunContext } from "../checkpointer/run-context.js";
+import type { ReadReports } from "../checkpointer/read-reports.js";
+import { isNestedRun } from "../checkpointer/tail-policy.js";
 import {
+  readReports,
   resolveSanitizerOptions,
+  sanitizeRunInput,
   SanitizingCheckpointer,
   type ResolvedSanitizerOptions,
   type SanitizingCheckpointerOptions,
@@ -41,6 +45,8 @@ interface Protection {
   wrappers: WeakMap<BaseCheckpointSaver, Map<string, SanitizingCheckpointer>>;
   /** Never wrapped again. */
   own: WeakSet<SanitizingCheckpointer>;
+  /** For the input of runs without a checkpointer. */
+  reports?: ReadReports;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
@@ -53,6 +59,8 @@ function isCompiledGraph(value: unknown): value is CompiledGraphLike {
     typeof value.withConfig === "function"
   );
 }
+
+const isSaver = (field: CheckpointerField): field is BaseCheckpointSaver => isObject(field);
 
 function isAgent(value: unknown): value is AgentLike {
   return isObject(value) && isCompiledGraph(value.graph);
@@ -121,7 +129,7 @@ function protectFactory(factory: (...args: unknown[]) => unknown, protection: Pr
 /** An app's own `SanitizingCheckpointer` is not wrapped again: its saver is read with its options and the graph's. */
 function wrap(saver: CheckpointerField, graph: CompiledGraphLike, protection: Protection): CheckpointerField {
   // true / false / undefined (stateless runs) keep their meaning.
-  if (typeof saver !== "object" || saver === null) return saver;
+  if (!isSaver(saver)) return saver;
   if (saver instanceof SanitizingCheckpointer && protection.own.has(saver)) return saver;
   const resolved = saver instanceof SanitizingCheckpointer ? saver.resolved : protection.resolved;
   const { interruptBefore = graph.interruptBefore, interruptAfter = graph.interruptAfter } = resolved.breakpoints;
@@ -151,8 +159,12 @@ function protectGraph(graph: CompiledGraphLike, protection: Protection): void {
   });
 }
 
-/** Each run carries what its input does with the pending tasks, and is tracked by thread while in flight. */
-function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
+/**
+ * Each run carries what its input does with the pending tasks, and is tracked by thread while in flight. A run with
+ * no checkpointer has only its input, repaired here as a first read would.
+ */
+function protectRuns(graph: CompiledGraphLike, protection: Protection): void {
+  const { runs, resolved } = protection;
   const streamIterator = graph._streamIterator;
   if (typeof streamIterator !== "function") return;
   replaceMethod(
@@ -162,6 +174,11 @@ function protectRuns(graph: CompiledGraphLike, { runs }: Protection): void {
       // Tool results in the input answer calls made before it: the run's first read moves them into the history.
       const { input: runInput, lists } = copyInputLists(input);
       const run: RunContext = { next: lists ? "new-input" : nextStepOfInput(input), inputLists: lists };
+      if (lists && !isSaver(graph.checkpointer) && !isNestedRun(options)) {
+        const reports = (protection.reports ??= readReports(resolved));
+        if (reports.telemetry?.loading) await reports.telemetry.loading;
+        sanitizeRunInput(reports, resolved.settings, options, lists);
+      }
       const thread = options?.configurable?.thread_id;
       const iterator = streamIterator.call(this, runInput, withRunContext(options, run));
       if (thread === undefined || thread === null) return yield* iterator;

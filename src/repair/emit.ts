@@ -67,6 +67,9 @@ class Rebuild {
   /** Removed positions whose neighbours then meet, and the next one to pass. */
   private readonly removed: number[];
   private nextRemoved = 0;
+  /** Where the first message of the input went out. */
+  inputAt: number | undefined;
+  private leftoversPassed = false;
 
   constructor(
     private readonly ctx: EmitContext,
@@ -79,10 +82,22 @@ class Rebuild {
       .sort((a, b) => a - b);
   }
 
-  passRemovalsBefore(at: number): void {
+  /** Before the message at `at`: a removal before it, or the leftovers input follows, make the next boundary. */
+  pass(at: number): void {
     for (; this.nextRemoved < this.removed.length && this.removed[this.nextRemoved]! < at; this.nextRemoved++) {
       this.repairMade = true;
     }
+    const { leftoversAt } = this.ctx;
+    if (leftoversAt >= 0 && at >= leftoversAt && !this.leftoversPassed) {
+      this.leftoversPassed = true;
+      this.repairMade = true;
+    }
+  }
+
+  /** A message of the list, from position `from`. */
+  private push(message: unknown, from: number): void {
+    if (this.inputAt === undefined && from >= this.ctx.inputStart) this.inputAt = this.out.length;
+    this.out.push(message);
   }
 
   private insert(unit: PatternUnit, message: unknown, original?: unknown): void {
@@ -129,7 +144,7 @@ class Rebuild {
       ];
       this.rewritten(by, ctx.messages[turn.index], turn.index, copy);
     }
-    this.out.push(copy);
+    this.push(copy, turn.index);
     let previous = turn.index;
     let storedRunEnd: number | undefined;
     for (let slot = 0; slot < answers.length; slot++) {
@@ -168,12 +183,12 @@ class Rebuild {
     const renamed = rawToolCallIdOf(message) !== id;
     const fired = messageRulesOf(this.ctx.rules, "tool", message, this.prev);
     if (!renamed && fired.length === 0) {
-      this.out.push(message);
+      this.push(message, index);
       return;
     }
     const copy = messageCopy(message, fired, this.ctx.markers, renamed ? id : undefined);
     this.rewritten([...(renamed ? [invalidCallId] : []), ...fired], message, index, copy);
-    this.out.push(copy);
+    this.push(copy, index);
   }
 
   other(index: number): void {
@@ -190,7 +205,7 @@ class Rebuild {
       if (fired.length > 0) {
         const copy = messageCopy(message, fired, this.ctx.markers);
         this.rewritten(fired, message, index, copy);
-        this.out.push(copy);
+        this.push(copy, index);
         return;
       }
     } else if (isSystemBridge(message)) {
@@ -201,11 +216,11 @@ class Rebuild {
       const cleaned = this.ctx.cleaned.get(index);
       if (cleaned !== undefined) {
         this.rewritten(unitsOf(cleaned.codes), message, index, cleaned.message);
-        this.out.push(cleaned.message);
+        this.push(cleaned.message, index);
         return;
       }
     }
-    this.out.push(message);
+    this.push(message, index);
   }
 
   private reply(message: unknown, index: number): void {
@@ -216,12 +231,12 @@ class Rebuild {
 
   end(): unknown[] {
     const { messages, tailStart, tail } = this.ctx;
-    if (this.nextRemoved < this.removed.length) this.repairMade = true;
+    this.pass(messages.length);
     if (tailStart < messages.length) {
       const first = roleOf(messages[tailStart]);
       if (first === "human") this.boundary("human", false);
       else if (first === "ai") this.boundary("ai", false, messages[tailStart], tailStart);
-      for (let i = tailStart; i < messages.length; i++) this.out.push(messages[i]);
+      for (let i = tailStart; i < messages.length; i++) this.push(messages[i], i);
     } else if (tail !== "request") {
       this.boundary("human", tail === "repair");
     } else {
@@ -243,13 +258,21 @@ class Rebuild {
   }
 }
 
-/** Writes the units out in order, adding every change to `repairs`. */
-export function emit(segments: readonly AnsweredSegment[], ctx: EmitContext, repairs: Repair[]): unknown[] {
+/**
+ * Writes the units out in order, adding every change to `repairs`; `inputAt` is where the input's first message went
+ * out (the output's length when none did).
+ */
+export function emit(
+  segments: readonly AnsweredSegment[],
+  ctx: EmitContext,
+  repairs: Repair[],
+): { out: unknown[]; inputAt: number } {
   const rebuild = new Rebuild(ctx, repairs);
   for (const part of segments) {
-    rebuild.passRemovalsBefore(typeof part === "number" ? part : part.turn.index);
+    rebuild.pass(typeof part === "number" ? part : part.turn.index);
     if (typeof part === "number") rebuild.other(part);
     else rebuild.turn(part);
   }
-  return rebuild.end();
+  const out = rebuild.end();
+  return { out, inputAt: rebuild.inputAt ?? out.length };
 }

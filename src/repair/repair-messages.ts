@@ -5,10 +5,11 @@ import type { Repair } from "./patterns.js";
 import { answerEveryCall } from "./patterns/unanswered-tool-calls.js";
 import { planCallIds } from "./patterns/invalid-call-id.js";
 import type { CleanedReply } from "./reply-cleaning.js";
-import { segment } from "./segment.js";
+import { yieldToFinished } from "./patterns/stand-in-tool-result.js";
+import { segment, type Segment } from "./segment.js";
 import { resolveRepairSettings, type RepairRules, type RepairSettings } from "./settings.js";
 import { findTailStart, type TailMode } from "./tail.js";
-import { assertOneOf } from "./validate.js";
+import { assertOneOf, assertOption } from "./validate.js";
 import { endsOpen, isWellFormed, replyContext, type RepairContext } from "./well-formed.js";
 
 export type { TailMode };
@@ -23,6 +24,14 @@ export interface RepairOptions extends RepairRules {
    * @default []
    */
   recoveredResults?: readonly unknown[];
+  /**
+   * Where the next run's input starts in `messages`: the stored history before it ends where `tail` says
+   * (`"repair"`: a stopped run's leftovers, closed for every provider), and the list ends in a model request (as
+   * `"request"`); a result of the input yields to a finished one in `recoveredResults` (pattern AA). An integer from 0
+   * to the list's length; not with `tail: "preserve"`.
+   * @default undefined: no input, the end is the stored history's
+   */
+  inputStart?: number;
 }
 
 /** What {@link repairMessages} returns; inserted messages are `@langchain/core` messages whatever the input holds. */
@@ -33,6 +42,8 @@ export interface RepairResult<T = unknown> {
   repairs: Repair[];
   /** The `recoveredResults` entries used, so their holder can drop them. */
   usedRecovered: unknown[];
+  /** With `inputStart`: where the input starts in `messages`. */
+  inputStart?: number;
 }
 
 const TAIL_MODES: readonly TailMode[] = ["repair", "finished", "preserve", "request"];
@@ -54,29 +65,45 @@ function countRemovedBefore(removals: readonly Repair[], length: number): Int32A
 export function repairMessages<T>(messages: readonly T[], options?: RepairOptions): RepairResult<T>;
 export function repairMessages(messages: unknown, options?: RepairOptions): RepairResult;
 export function repairMessages(messages: unknown, options: RepairOptions = {}): RepairResult {
-  const { tail = "repair", recoveredResults = [] } = options;
+  const { tail = "repair", recoveredResults = [], inputStart } = options;
   assertOneOf("tail", tail, TAIL_MODES);
-  return repairWith(messages, resolveRepairSettings(options), tail, recoveredResults);
+  if (inputStart !== undefined) assertInputStart(inputStart, tail, messages);
+  return repairWith(messages, resolveRepairSettings(options), tail, recoveredResults, inputStart);
+}
+
+function assertInputStart(inputStart: unknown, tail: TailMode, messages: unknown): void {
+  const length = Array.isArray(messages) ? messages.length : 0;
+  const valid = Number.isInteger(inputStart) && (inputStart as number) >= 0 && (inputStart as number) <= length;
+  assertOption("inputStart", inputStart, valid, `must be an integer from 0 to the list's length (${length})`);
+  assertOption("inputStart", inputStart, tail !== "preserve", 'takes a tail the input follows, not "preserve"');
 }
 
 interface Read {
   tailStart: number;
   context: RepairContext;
+  /** As given. */
+  inputStart: number | undefined;
 }
 
-function readOf(messages: readonly unknown[], settings: RepairSettings, tail: TailMode): Read {
-  const tailStart = tail === "preserve" ? findTailStart(messages) : messages.length;
-  // Without a tail, "preserve" closes as "repair".
-  const closedAs = tail === "preserve" && tailStart === messages.length ? "repair" : tail;
+function readOf(messages: readonly unknown[], settings: RepairSettings, tail: TailMode, inputStart?: number): Read {
+  const { length } = messages;
+  const tailStart = tail === "preserve" ? findTailStart(messages) : length;
+  const input = inputStart ?? length;
+  // Without a tail, "preserve" closes as "repair"; with input, the list ends in a model request.
+  const closedAs = inputStart !== undefined ? "request" : tail === "preserve" && tailStart === length ? "repair" : tail;
+  const leftoversAt = tail === "repair" && input < length ? input : -1;
   const { rules, model, toClaude, store } = settings;
-  return { tailStart, context: { rules, model, toClaude, store, tail: closedAs } };
+  const context = { rules, model, toClaude, store, tail: closedAs, inputStart: input, leftoversAt };
+  return { tailStart, context, inputStart };
 }
 
 /** One walk over a healthy history. */
-function isClean(messages: readonly unknown[], { tailStart, context }: Read): boolean {
+function isClean(messages: readonly unknown[], { tailStart, context }: Read, recovered: readonly unknown[]): boolean {
   // A broken run's open end is closed: the check spares the rebuild a walk over the whole list.
   const mustRebuild = context.tail === "repair" && endsOpen(messages);
-  return !mustRebuild && isWellFormed(messages, tailStart, context);
+  // A finished result may have to take the place of a stand-in the input holds (pattern AA).
+  const mayYield = recovered.length > 0 && context.inputStart < messages.length;
+  return !mustRebuild && !mayYield && isWellFormed(messages, tailStart, context);
 }
 
 /** {@link repairMessages} with options resolved once, for the checkpointer and the middleware. @internal */
@@ -85,13 +112,16 @@ export function repairWith(
   settings: RepairSettings,
   tail: TailMode,
   recoveredResults: readonly unknown[] = [],
+  inputStart?: number,
 ): RepairResult {
-  const unchanged = { messages: messages as unknown[], repairs: [], usedRecovered: [] };
+  const unchanged: RepairResult = { messages: messages as unknown[], repairs: [], usedRecovered: [] };
+  if (inputStart !== undefined) unchanged.inputStart = inputStart;
   if (!Array.isArray(messages) || messages.length === 0) return unchanged;
-  const read = readOf(messages, settings, tail);
+  const read = readOf(messages, settings, tail, inputStart);
   // A clean list comes back as is, so only a rebuild needs isMessageList.
-  if (isClean(messages, read) || !isMessageList(messages)) return unchanged;
-  return rebuild(messages, settings, tail, read, recoveredResults);
+  if (isClean(messages, read, recoveredResults) || !isMessageList(messages)) return unchanged;
+  const rebuilt = rebuild(messages, settings, tail, read, recoveredResults);
+  return rebuilt.repairs.length === 0 ? unchanged : rebuilt;
 }
 
 /** The clean check and the rebuild, each on its own, for the property test. @internal */
@@ -99,16 +129,17 @@ export function cleanCheckAndRebuild(
   messages: readonly unknown[],
   settings: RepairSettings,
   tail: TailMode,
+  inputStart?: number,
 ): { clean: boolean; rebuilt: RepairResult } {
-  const read = readOf(messages, settings, tail);
-  return { clean: isClean(messages, read), rebuilt: rebuild(messages, settings, tail, read, []) };
+  const read = readOf(messages, settings, tail, inputStart);
+  return { clean: isClean(messages, read, []), rebuilt: rebuild(messages, settings, tail, read, []) };
 }
 
 function rebuild(
   messages: readonly unknown[],
   settings: RepairSettings,
   tail: TailMode,
-  { tailStart, context }: Read,
+  { tailStart, context, inputStart: given }: Read,
   recoveredResults: readonly unknown[],
 ): RepairResult {
   const repairs: Repair[] = [];
@@ -119,24 +150,28 @@ function rebuild(
   const replies = replyContext(messages, tailStart, context);
   replies.renamed = renamed;
   const segments = segment(messages, tailStart, calls, renamed, replies, settings.rules, cleaned, repairs);
-  const last = segments[segments.length - 1];
+  const { inputStart } = context;
+  const last = lastStored(segments, inputStart);
   const answered = segments.map((part) => {
     if (typeof part === "number") return part;
     // Stranded results belong to the checkpoint's pending tasks, so only to its last turn.
     const recovered = tail !== "preserve" && part === last ? recoveredResults : [];
+    yieldToFinished(part.turn, recovered, inputStart, repairs);
     return { turn: part.turn, answers: answerEveryCall(part.turn, settings.markers, recovered, usedRecovered) };
   });
   // So far `repairs` holds the removals only.
   const removedBefore = repairs.length > 0 ? countRemovedBefore(repairs, messages.length) : undefined;
   const { markers, bridgeRole } = settings;
   // Field by field, not spread: on Node 20 an object made by a spread is slow to add properties to.
-  const { rules, model, toClaude, store, tail: closedAs } = context;
+  const { rules, model, toClaude, store, tail: closedAs, leftoversAt } = context;
   const ctx = {
     rules,
     model,
     toClaude,
     store,
     tail: closedAs,
+    inputStart,
+    leftoversAt,
     messages,
     tailStart,
     markers,
@@ -144,6 +179,17 @@ function rebuild(
     removedBefore,
     cleaned,
   };
-  const out = emit(answered, ctx, repairs);
-  return { messages: out, repairs, usedRecovered };
+  const { out, inputAt } = emit(answered, ctx, repairs);
+  const result: RepairResult = { messages: out, repairs, usedRecovered };
+  if (given !== undefined) result.inputStart = inputAt;
+  return result;
+}
+
+/** The last segment of the stored history, before the input. */
+function lastStored(segments: readonly Segment[], inputStart: number): Segment | undefined {
+  for (let i = segments.length - 1; i >= 0; i--) {
+    const part = segments[i]!;
+    if ((typeof part === "number" ? part : part.turn.index) < inputStart) return part;
+  }
+  return undefined;
 }

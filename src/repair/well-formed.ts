@@ -26,6 +26,10 @@ export interface RepairContext {
   store: boolean | undefined;
   /** `"preserve"` only where there is a tail to keep; without one the end closes as `"repair"`. */
   tail: TailMode;
+  /** Where the run's input starts; the list's length without input. */
+  inputStart: number;
+  /** Where input follows a stopped run's leftovers, whose boundary is closed for every provider; -1 for none. */
+  leftoversAt: number;
 }
 
 /** `index` is set per reply. The current turn is continued only when no new input follows. */
@@ -82,8 +86,8 @@ function readByRules(rules: RuleSet, role: MessageRole, message: unknown, prev: 
 
 /** Whether the rebuild would change nothing; allocation-free, the clean path of every read (docs/internals.md). */
 export function isWellFormed(messages: readonly unknown[], tailStart: number, context: RepairContext): boolean {
-  const { rules, tail } = context;
-  const table = rules.boundaries;
+  const { rules, tail, leftoversAt } = context;
+  let table = rules.boundaries;
   const { reads } = rules;
   const readsTool = reads.tool;
   const { replyRemoved } = rules;
@@ -95,6 +99,8 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, co
   for (let i = 0; i < tailStart; i++) {
     const message = messages[i];
     const role = roleOf(message);
+    // Read at the next boundary, past any results the input holds.
+    if (i === leftoversAt) table = rules.leftoverBoundaries;
     if (answered < calls.length) {
       // The slot the rebuild gives the result is the open turn's next one: every result is already in its place.
       if (role !== "tool" || slotWithId(calls, rawToolCallIdOf(message), answered) !== answered) return false;
@@ -105,6 +111,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, co
     if (role === "tool") return false; // a result with no call left to answer
     if (role === "ai") {
       if (boundaryBreak(table.ai, prev) !== undefined) return false;
+      table = rules.boundaries;
       const toolCalls = (message as { tool_calls?: unknown }).tool_calls;
       calls = Array.isArray(toolCalls) ? toolCalls : NO_CALLS;
       answered = 0;
@@ -124,6 +131,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, co
     if (ofRole(reads, role) && readByRules(rules, role, message, prev)) return false;
     if (role === "human") {
       if (boundaryBreak(table.human, prev) !== undefined) return false;
+      table = rules.boundaries;
       prev = TURN.human;
     } else if (isSystemBridge(message)) {
       prev = TURN.ai;

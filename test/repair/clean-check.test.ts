@@ -16,9 +16,15 @@ const anyModel = fc.constantFrom(undefined, "claude-sonnet-4-5", "claude-3-7-son
 const anyHistoryOfEveryKind = fc.oneof(anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory);
 
 /** What the clean check under `check` and the rebuild under `rebuild` said of `history`, when they disagree. */
-function disagreement(history: BaseMessage[], tail: TailMode, check: RepairRules, rebuild = check) {
-  const { clean } = cleanCheckAndRebuild(history, resolveRepairSettings(check), tail);
-  const { rebuilt } = cleanCheckAndRebuild(history, resolveRepairSettings(rebuild), tail);
+function disagreement(
+  history: BaseMessage[],
+  tail: TailMode,
+  check: RepairRules,
+  rebuild = check,
+  inputStart?: number,
+) {
+  const { clean } = cleanCheckAndRebuild(history, resolveRepairSettings(check), tail, inputStart);
+  const { rebuilt } = cleanCheckAndRebuild(history, resolveRepairSettings(rebuild), tail, inputStart);
   const unchanged =
     rebuilt.repairs.length === 0 &&
     rebuilt.messages.length === history.length &&
@@ -31,6 +37,19 @@ describe("the clean check", () => {
     fc.assert(
       fc.property(anyHistoryOfEveryKind, anyTail, anyProvider, anyModel, (history, tail, provider, model) => {
         expect(disagreement(history, tail, { provider, model })).toBeUndefined();
+      }),
+      RUNS,
+    );
+  });
+
+  it("passes exactly the histories the rebuild leaves as they are, with a run's input from any point on", () => {
+    const withInput = anyHistoryOfEveryKind.chain((history) =>
+      fc.tuple(fc.constant(history), fc.integer({ min: 0, max: history.length })),
+    );
+    const storedTail = fc.constantFrom<TailMode>("repair", "finished", "request");
+    fc.assert(
+      fc.property(withInput, storedTail, anyProvider, ([history, inputStart], tail, provider) => {
+        expect(disagreement(history, tail, { provider }, { provider }, inputStart)).toBeUndefined();
       }),
       RUNS,
     );

@@ -19,6 +19,7 @@ import { missingReply } from "./missing-reply.js";
 import { orphanToolResult } from "./orphan-tool-result.js";
 import { partlyAnsweredToolCalls } from "./partly-answered-tool-calls.js";
 import { requestEndsOnReply } from "./request-ends-on-reply.js";
+import { standInToolResult } from "./stand-in-tool-result.js";
 import { strandedToolResult } from "./stranded-tool-result.js";
 import { systemMessageMidHistory } from "./system-message-mid-history.js";
 import { unansweredHiddenCall } from "./unanswered-hidden-call.js";
@@ -60,6 +61,7 @@ const LIST = [
   emptyUserTurn,
   systemMessageMidHistory,
   requestEndsOnReply,
+  standInToolResult,
 ] as const;
 
 type Unit = (typeof LIST)[number];

@@ -364,3 +364,48 @@ export const roleOrderHistory: fc.Arbitrary<BaseMessage[]> = fc
     if (greeting) out.splice(1, 0, new AIMessage({ id: "greeting", content: "Hi! How can I help?" }));
     return out;
   });
+
+/** Calls no result of `history` answers, in order. */
+function unansweredCalls(history: readonly BaseMessage[]): { id: string; name: string }[] {
+  const answered = new Set(history.filter((m) => m.type === "tool").map((m) => (m as ToolMessage).tool_call_id));
+  return history
+    .flatMap((m) => (m.type === "ai" ? ((m as AIMessage).tool_calls ?? []) : []))
+    .filter((c) => c.id !== undefined && !answered.has(c.id))
+    .map((c) => ({ id: c.id!, name: c.name }));
+}
+
+/**
+ * A stored history and what a client sends next (the run's input), as chat front ends send it after a Stop: nothing
+ * (`{messages: []}`), a message, stand-ins for the calls left open with or without a message, a frontend tool's
+ * results, a partial reply the page kept and the store never got, or the transcript's last messages sent again.
+ */
+export const storedAndInput: fc.Arbitrary<{ stored: BaseMessage[]; input: BaseMessage[] }> = fc
+  .tuple(
+    fc.oneof(anyHistory, cleanHistory, roleOrderHistory),
+    fc.constantFrom("nothing", "message", "stand-ins and message", "stand-ins", "partial reply", "transcript"),
+    fc.nat(),
+  )
+  .map(([stored, kind, pick]) => {
+    const next = new HumanMessage({ id: "next", content: "next question" });
+    const standIns = unansweredCalls(stored).map(
+      ({ id, name }) =>
+        new ToolMessage({ id: `stub-${id}`, content: '{"cancelled":true}', tool_call_id: id, name, status: "error" }),
+    );
+    const partial = new AIMessage({
+      id: "partial",
+      content: "Let me check. ",
+      tool_calls: [{ id: "call_partial", name: "search", args: {}, type: "tool_call" }],
+    });
+    const inputs: Record<typeof kind, BaseMessage[]> = {
+      nothing: [],
+      message: [next],
+      "stand-ins and message": [...standIns, next],
+      "stand-ins": standIns,
+      "partial reply": [partial, next],
+      // RemoveMessages are instructions to the reducer, never part of a client's transcript.
+      transcript: [...stored.slice(stored.length - (pick % (stored.length + 1))), next].filter(
+        (m) => m.type !== "remove",
+      ),
+    };
+    return { stored, input: inputs[kind] };
+  });

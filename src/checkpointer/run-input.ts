@@ -1,0 +1,96 @@
+// A run's input, which sanitizeGraph hands to the run's first read: the messages it appends are repaired with the
+// stored history they follow, as the model will get them (docs/tail-policy.md).
+import { idOf, isMessageLike, isRemoveMessage, roleOf } from "../messages/message-view.js";
+import { repairWith, type RepairResult, type TailMode } from "../repair/repair-messages.js";
+import type { RepairSettings } from "../repair/settings.js";
+
+/** The run's own copies of its input's lists, by key, which the first read may rewrite. */
+export type InputLists = Map<string, unknown[]>;
+
+/** LangGraph's `REMOVE_ALL_MESSAGES`. */
+const REMOVE_ALL = "__remove_all__";
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (typeof value !== "object" || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+};
+
+/** Whether an input value holds a tool result, which may answer the very calls the thread's tail left open. */
+export const holdsToolResult = (value: unknown): boolean =>
+  [].concat(value as never).some((v: unknown) => isMessageLike(v) && roleOf(v) === "tool");
+
+/** The input with a copy of each list (a message stands for a list of one, as the reducer reads it). */
+export function copyInputLists(input: unknown): { input: unknown; lists: InputLists | undefined } {
+  if (!isPlainObject(input)) return { input, lists: undefined };
+  let lists: InputLists | undefined;
+  for (const [key, value] of Object.entries(input)) {
+    if (Array.isArray(value) || isMessageLike(value)) (lists ??= new Map()).set(key, [].concat(value as never));
+  }
+  return lists === undefined ? { input, lists } : { input: { ...input, ...Object.fromEntries(lists) }, lists };
+}
+
+const isRemoveAll = (message: unknown) => isRemoveMessage(message) && idOf(message) === REMOVE_ALL;
+
+/** What the messages reducer makes of `stored` and `list`: undefined where the list removes a message by id. */
+function merge(stored: readonly unknown[], list: readonly unknown[]) {
+  let cut = list.length - 1;
+  while (cut >= 0 && !isRemoveAll(list[cut])) cut--;
+  // After REMOVE_ALL the reducer keeps the rest of the input as it is.
+  if (cut >= 0) return { messages: list.slice(cut + 1), inputStart: 0, head: list.slice(0, cut + 1), replacing: [] };
+  if (list.some(isRemoveMessage)) return undefined;
+  const messages = [...stored];
+  const at = new Map<string, number>();
+  messages.forEach((m, i) => {
+    const id = idOf(m);
+    if (id !== undefined) at.set(id, i);
+  });
+  const replacing: unknown[] = [];
+  for (const message of list) {
+    const id = idOf(message);
+    const i = id === undefined ? undefined : at.get(id);
+    if (i !== undefined && i < stored.length) replacing.push(message);
+    if (i !== undefined) messages[i] = message;
+    else {
+      if (id !== undefined) at.set(id, messages.length);
+      messages.push(message);
+    }
+  }
+  return { messages, inputStart: stored.length, head: [], replacing };
+}
+
+/** The stored list as the read returns it, the input as the run applies it, and what was repaired. */
+export interface InputRepair {
+  stored: readonly unknown[];
+  input: unknown[];
+  result: RepairResult;
+}
+
+/**
+ * Repairs `stored` and the `list` a run's input appends to it as one history ending in a model request (`tail` says
+ * how the stored part ends), then splits it back: the read returns the part before the input's first message, and
+ * the input holds the rest. Undefined where the input removes a message by id, which only the reducer can apply.
+ */
+export function repairWithInput(
+  stored: readonly unknown[],
+  list: readonly unknown[],
+  settings: RepairSettings,
+  tail: TailMode,
+  recovered: readonly unknown[] = [],
+): InputRepair | undefined {
+  const merged = merge(stored, list);
+  if (merged === undefined) return undefined;
+  const { messages, inputStart, head, replacing } = merged;
+  // Nothing stored is kept before the input: its first message opens the history.
+  const storedTail = inputStart === 0 ? "finished" : tail;
+  const result = repairWith(messages, settings, storedTail, recovered, inputStart);
+  if (result.messages === messages) return { stored, input: list as unknown[], result };
+  const at = result.inputStart!;
+  if (head.length > 0) return { stored, input: [...head, ...result.messages], result };
+  const before = result.messages.slice(0, at);
+  // The input's replacements of stored messages stay in it, as the repair left them.
+  const kept = new Set(replacing.map(idOf));
+  const replaced = before.filter((m) => kept.has(idOf(m)));
+  const same = before.length === stored.length && before.every((m, i) => m === stored[i]);
+  return { stored: same ? stored : before, input: [...replaced, ...result.messages.slice(at)], result };
+}
