@@ -7,11 +7,12 @@ import { repairWith, type TailMode } from "../repair/repair-messages.js";
 import { findTailStart, lastTurnUnclosed } from "../repair/tail.js";
 import { deltaMessageChannels, withLists, type DeltaMessages } from "./delta-history.js";
 import { repairList } from "./guarded-call.js";
+import { repairWithInput, storedInputList } from "./run-input.js";
 import type { ReadDecision, ReadDecisions } from "./read-decisions.js";
 import type { ChannelRepairs, TupleRepairSettings } from "./sanitize-tuple.js";
 import { strandedResults } from "./stranded-results.js";
 import { tailModeForList } from "./tail-policy.js";
-import { hasPendingTasks } from "./thread-state.js";
+import { hasPendingTasks, storedInput } from "./thread-state.js";
 
 /** How far up a preserved read looks for its run's input checkpoint. */
 const MAX_RUN_STEPS = 64;
@@ -19,7 +20,18 @@ const MAX_RUN_STEPS = 64;
 interface RepairedRunStart {
   parent: CheckpointTuple;
   lists: Map<string, unknown[]>;
+  /** The input the run started with, as its first read rewrote it. */
+  input: unknown;
 }
+
+type RunStep = Pick<ReadDecision, "source" | "parentConfig" | "storedInput">;
+
+const stepOf = (tuple: CheckpointTuple | undefined): RunStep | undefined =>
+  tuple && {
+    source: tuple.metadata?.source,
+    parentConfig: tuple.parentConfig,
+    storedInput: storedInput(tuple.checkpoint),
+  };
 
 /** By id: both were rebuilt separately. */
 function startsWith(messages: readonly unknown[], prefix: readonly unknown[]): boolean {
@@ -65,15 +77,25 @@ export class DeltaReads {
       const start = runStart?.lists.get(channel);
       if (start && startsWith(messages, start)) {
         const recovered = strandedResults(runStart!.parent.pendingWrites, channel).messages;
-        const first = repairWith(start, this.settings.repair, "repair", recovered);
-        earlier.push(...first.repairs);
-        list = [...first.messages, ...messages.slice(start.length)];
+        const sent = storedInputList(runStart!.input, channel);
+        const first = sent && repairWithInput(start, sent, this.settings.repair, "repair", recovered);
+        const result = first?.result ?? repairWith(start, this.settings.repair, "repair", recovered);
+        earlier.push(...result.repairs);
+        list = [...(first ? first.stored : result.messages), ...messages.slice(start.length)];
       }
       const recovered =
         decision.tail === "repair" ? strandedResults(decision.pendingWrites, channel).messages : undefined;
-      const result = repairList(list, this.settings.repair, decision.tail, recovered, decision.interrupted === true);
+      // The run's input, once: its first read of the channel.
+      const input = decision.input?.get(channel);
+      decision.input?.delete(channel);
+      const withInput = input && repairWithInput(list, input, this.settings.repair, decision.tail, recovered);
+      const result =
+        withInput?.result ??
+        repairList(list, this.settings.repair, decision.tail, recovered, decision.interrupted === true);
       if (earlier.length === 0 && result.repairs.length === 0) continue;
-      lists.set(channel, result.messages);
+      if (withInput) input!.splice(0, input!.length, ...withInput.input);
+      const read = withInput ? withInput.stored : result.messages;
+      if (read !== messages) lists.set(channel, [...read]);
       repaired.push({ channel, repairs: [...earlier, ...result.repairs] });
     }
     this.report(config, decision.tail, repaired);
@@ -94,15 +116,10 @@ export class DeltaReads {
     recalled: ReadDecision | undefined,
     channels: string[],
   ): Promise<RepairedRunStart | undefined> {
-    let at: { source?: string; parentConfig?: RunnableConfig } | undefined = recalled;
-    if (at === undefined) {
-      const tuple = await this.inner.getTuple(config);
-      at = tuple && { source: tuple.metadata?.source, parentConfig: tuple.parentConfig };
-    }
+    let at: RunStep | undefined = recalled ?? stepOf(await this.inner.getTuple(config));
     for (let steps = 0; at !== undefined && at.source !== "input"; steps++) {
       if (at.parentConfig === undefined || steps >= MAX_RUN_STEPS) return undefined;
-      const tuple = await this.inner.getTuple(at.parentConfig);
-      at = tuple && { source: tuple.metadata?.source, parentConfig: tuple.parentConfig };
+      at = stepOf(await this.inner.getTuple(at.parentConfig));
     }
     if (at?.parentConfig === undefined) return undefined;
     const parent = await this.inner.getTuple(at.parentConfig);
@@ -117,6 +134,6 @@ export class DeltaReads {
     const lists = (await deltaMessageChannels(histories, this.settings.channels)).map(
       (c) => [c.channel, c.messages] as const,
     );
-    return { parent, lists: new Map(lists) };
+    return { parent, lists: new Map(lists), input: at.storedInput };
   }
 }

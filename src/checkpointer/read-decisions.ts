@@ -2,7 +2,8 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { CheckpointPendingWrite, CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import type { TailMode } from "../repair/repair-messages.js";
 import { isMarkedDelta } from "../langgraph-features.js";
-import { hasPendingInterrupt } from "./thread-state.js";
+import type { InputLists } from "./run-input.js";
+import { hasPendingInterrupt, storedInput } from "./thread-state.js";
 
 export interface ReadDecision {
   tail: TailMode | "off";
@@ -11,9 +12,13 @@ export interface ReadDecision {
   interrupted?: boolean;
   /** Kept for a repaired tail: they may hold stranded results (pattern N). */
   pendingWrites?: readonly CheckpointPendingWrite[];
+  /** The lists of the run's input for delta channels, which the history read repairs with the channel (once). */
+  input?: InputLists;
   /** To find the start of the run that wrote the checkpoint. */
   source?: string;
   parentConfig?: RunnableConfig;
+  /** An input checkpoint's input, not yet applied. */
+  storedInput?: unknown;
 }
 
 /** A graph reads its delta history right after its `getTuple`. */
@@ -32,13 +37,20 @@ const keyOf = (configurable: Record<string, unknown> | undefined): string | unde
   return `${String(threadId)}\u0000${String(configurable?.checkpoint_ns ?? "")}\u0000${String(checkpointId)}`;
 };
 
-export function decisionFor(tuple: CheckpointTuple, tail: TailMode | "off", auto: boolean): ReadDecision {
+export function decisionFor(
+  tuple: CheckpointTuple,
+  tail: TailMode | "off",
+  auto: boolean,
+  input?: InputLists,
+): ReadDecision {
   return {
     tail,
     auto,
     source: tuple.metadata?.source,
     parentConfig: tuple.parentConfig,
+    storedInput: storedInput(tuple.checkpoint),
     ...(tail === "repair" ? { pendingWrites: tuple.pendingWrites } : {}),
+    ...(input !== undefined && tail !== "preserve" && tail !== "off" ? { input } : {}),
     ...(tail === "preserve" && hasPendingInterrupt(tuple.pendingWrites) ? { interrupted: true } : {}),
   };
 }

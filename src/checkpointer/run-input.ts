@@ -16,18 +16,27 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   return proto === Object.prototype || proto === null;
 };
 
+/** A message stands for a list of one, as the reducer reads it. */
+const listOf = (value: unknown): unknown[] => [].concat(value as never);
+
 /** Whether an input value holds a tool result, which may answer the very calls the thread's tail left open. */
 export const holdsToolResult = (value: unknown): boolean =>
-  [].concat(value as never).some((v: unknown) => isMessageLike(v) && roleOf(v) === "tool");
+  listOf(value).some((v) => isMessageLike(v) && roleOf(v) === "tool");
 
-/** The input with a copy of each list (a message stands for a list of one, as the reducer reads it). */
+/** The input with a copy of each list. */
 export function copyInputLists(input: unknown): { input: unknown; lists: InputLists | undefined } {
   if (!isPlainObject(input)) return { input, lists: undefined };
   let lists: InputLists | undefined;
   for (const [key, value] of Object.entries(input)) {
-    if (Array.isArray(value) || isMessageLike(value)) (lists ??= new Map()).set(key, [].concat(value as never));
+    if (Array.isArray(value) || isMessageLike(value)) (lists ??= new Map()).set(key, listOf(value));
   }
   return lists === undefined ? { input, lists } : { input: { ...input, ...Object.fromEntries(lists) }, lists };
+}
+
+/** The list an input stored in a checkpoint (`__start__`) gave `channel`. */
+export function storedInputList(input: unknown, channel: string): unknown[] | undefined {
+  const value = isPlainObject(input) ? input[channel] : undefined;
+  return value === undefined ? undefined : listOf(value);
 }
 
 const isRemoveAll = (message: unknown) => isRemoveMessage(message) && idOf(message) === REMOVE_ALL;

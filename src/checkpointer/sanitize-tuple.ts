@@ -50,6 +50,7 @@ export function sanitizeTuple(
     const stranded = tail === "repair" || list !== undefined ? strandedResults(pendingWrites, channel) : undefined;
     const recoveredResults = stranded && [...stranded.messages, ...strandedEarlier(tuple, earlier, channel)];
     const withInput = list && repairWithInput(storedList, list, settings.repair, tail, recoveredResults);
+    if (list !== undefined) lists!.delete(channel);
     const result = withInput?.result ?? repairList(storedList, settings.repair, tail, recoveredResults, interrupted);
     if (result.messages === storedList) continue;
     if (withInput) list!.splice(0, list!.length, ...withInput.input);

@@ -200,7 +200,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     const earlier = tail === "repair" ? await this.inputAncestors(reads, tuple) : undefined;
     return this.decisions.record(
       this.sanitize(tuple, tail, "getTuple", earlier, input),
-      decisionFor(tuple, tail, policy === "auto"),
+      decisionFor(tuple, tail, policy === "auto", input),
     );
   }
 

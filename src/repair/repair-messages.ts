@@ -5,7 +5,8 @@ import type { Repair } from "./patterns.js";
 import { answerEveryCall } from "./patterns/unanswered-tool-calls.js";
 import { planCallIds } from "./patterns/invalid-call-id.js";
 import type { CleanedReply } from "./reply-cleaning.js";
-import { yieldToFinished } from "./patterns/stand-in-tool-result.js";
+import { standInToolResult, yieldToFinished } from "./patterns/stand-in-tool-result.js";
+import { reportOf } from "./report.js";
 import { segment, type Segment } from "./segment.js";
 import { resolveRepairSettings, type RepairRules, type RepairSettings } from "./settings.js";
 import { findTailStart, type TailMode } from "./tail.js";
@@ -149,14 +150,15 @@ function rebuild(
   const cleaned = new Map<number, CleanedReply>();
   const replies = replyContext(messages, tailStart, context);
   replies.renamed = renamed;
-  const segments = segment(messages, tailStart, calls, renamed, replies, settings.rules, cleaned, repairs);
   const { inputStart } = context;
+  const segments = segment(messages, tailStart, inputStart, calls, renamed, replies, settings.rules, cleaned, repairs);
   const last = lastStored(segments, inputStart);
   const answered = segments.map((part) => {
     if (typeof part === "number") return part;
     // Stranded results belong to the checkpoint's pending tasks, so only to its last turn.
     const recovered = tail !== "preserve" && part === last ? recoveredResults : [];
-    yieldToFinished(part.turn, recovered, inputStart, repairs);
+    for (const { message, index } of yieldToFinished(part.turn, recovered, inputStart))
+      repairs.push(reportOf(standInToolResult, "removed", index, message));
     return { turn: part.turn, answers: answerEveryCall(part.turn, settings.markers, recovered, usedRecovered) };
   });
   // So far `repairs` holds the removals only.

@@ -1,6 +1,7 @@
 import { rawToolCallIdOf, roleOf, type ToolCallRef } from "../messages/message-view.js";
 import type { PatternUnit, ReplyContext } from "./pattern.js";
 import type { Repair } from "./patterns.js";
+import { echoedMarker, isEcho } from "./patterns/echoed-marker.js";
 import { orphanToolResult } from "./patterns/orphan-tool-result.js";
 import { duplicateToolResult, slotFor } from "./patterns/duplicate-tool-result.js";
 import { UNITS } from "./patterns/index.js";
@@ -21,12 +22,14 @@ function removal(unit: PatternUnit, message: unknown, index: number): Repair {
 
 /**
  * Each ToolMessage goes to the call pairing.ts names, its owner kept per id as the walk meets each AIMessage.
- * Orphans (D), second results (F) and what a removal rule reads (H, L) are removed, reported whole; replies the
+ * Orphans (D), second results (F), the input's echoes of inserted messages (AB) and what a removal rule reads (H, L)
+ * are removed, reported whole; replies the
  * reply rules change are taken as their copies, in `cleaned`.
  */
 export function segment(
   messages: readonly unknown[],
   end: number,
+  inputStart: number,
   calls: readonly (readonly ToolCallRef[] | undefined)[],
   renamed: ReadonlyMap<number, readonly string[]>,
   replies: ReplyContext,
@@ -39,6 +42,10 @@ export function segment(
   const owners = new Map<string, Turn>();
   for (let index = 0; index < end; index++) {
     const message = messages[index];
+    if (isEcho(message, index, inputStart)) {
+      repairs.push(removal(echoedMarker, message, index));
+      continue;
+    }
     const role = roleOf(message);
     if (role === "ai") {
       replies.index = index;

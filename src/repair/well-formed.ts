@@ -15,6 +15,7 @@ import { isSystemBridge } from "./synthetic.js";
 import type { TailMode } from "./tail.js";
 import { addId, addValidId, resetIds } from "./unique-ids.js";
 import { slotWithId } from "./pairing.js";
+import { isEcho } from "./patterns/echoed-marker.js";
 
 /** What the clean check and the rebuild both read. */
 export interface RepairContext {
@@ -86,7 +87,7 @@ function readByRules(rules: RuleSet, role: MessageRole, message: unknown, prev: 
 
 /** Whether the rebuild would change nothing; allocation-free, the clean path of every read (docs/internals.md). */
 export function isWellFormed(messages: readonly unknown[], tailStart: number, context: RepairContext): boolean {
-  const { rules, tail, leftoversAt } = context;
+  const { rules, tail, leftoversAt, inputStart } = context;
   let table = rules.boundaries;
   const { reads } = rules;
   const readsTool = reads.tool;
@@ -101,6 +102,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, co
     const role = roleOf(message);
     // Read at the next boundary, past any results the input holds.
     if (i === leftoversAt) table = rules.leftoverBoundaries;
+    if (isEcho(message, i, inputStart)) return false;
     if (answered < calls.length) {
       // The slot the rebuild gives the result is the open turn's next one: every result is already in its place.
       if (role !== "tool" || slotWithId(calls, rawToolCallIdOf(message), answered) !== answered) return false;

@@ -28,10 +28,12 @@ import {
   FIRST_QUESTION,
   LOOKUP_RESULT,
   agentModel,
+  stoppingAgent,
   stoppingParts,
   type StopPoint,
 } from "../support/graphs/scenarios.js";
 import { StrictChatModel } from "../support/graphs/strict-chat-model.js";
+import { MESSAGES_FIELDS, reactGraph } from "../support/graphs/react-graph.js";
 
 /** `checkpointer+middleware` is createAgent's recommended setup: the wrapped saver and the middleware together. */
 const ENTRY_POINTS = ["raw", "sanitizeGraph", "middleware", "checkpointer", "checkpointer+middleware"] as const;
@@ -269,3 +271,42 @@ for (const factory of saverFactories) {
     });
   });
 }
+
+describe("on a MessagesDeltaValue thread, the client's answers are taken once, as on a MessagesValue thread", () => {
+  it.each(MESSAGES_FIELDS)("%s", async (field) => {
+    for (const client of FRONT_ENDS) {
+      const saver = new MemorySaver();
+      const controller = new AbortController();
+      const { builder } = stoppingAgent("after-one-of-two-parallel-tools", () => controller.abort(), "openai", field);
+      const first = sanitizeGraph(builder.compile({ checkpointer: saver }));
+      const chunks: [string, unknown][] = [];
+      const config = {
+        ...threadConfig("t"),
+        signal: controller.signal,
+        durability: "sync",
+        streamMode: ["values", "updates"],
+      };
+      await expect(
+        (async () => {
+          for await (const chunk of await first.stream(
+            { messages: [new HumanMessage(FIRST_QUESTION)] },
+            config as never,
+          ))
+            chunks.push(chunk as unknown as [string, unknown]);
+        })(),
+      ).rejects.toMatchObject({ name: "AbortError" });
+      const model = agentModel("bedrock");
+      const next = sanitizeGraph(
+        reactGraph({ model, tools: calmTools, field }).builder.compile({ checkpointer: saver }),
+      );
+      await next.invoke(nextInput(client, viewOf(client, chunks), FOLLOW_UP), threadConfig("t"));
+      expect(model.rejections, `${field} ${client}`).toEqual([]);
+      const results = model.seen[0]!.filter((m) => m.type === "tool");
+      expect(results.map((m) => (m as { tool_call_id?: string }).tool_call_id)).toEqual(["call_0_0", "call_0_1"]);
+      expect(results[1]!.content).toBe(LOOKUP_RESULT);
+      // A later read of the thread rebuilds the same history.
+      const after = (await next.getState(threadConfig("t"))).values.messages as BaseMessage[];
+      expect(after.filter((m) => m.type === "tool").map((m) => m.content)).toEqual(results.map((m) => m.content));
+    }
+  });
+});

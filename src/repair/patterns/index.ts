@@ -6,6 +6,7 @@
 import { callOutsideToolCalls } from "./call-outside-tool-calls.js";
 import { consecutiveReplies } from "./consecutive-replies.js";
 import { duplicateToolResult } from "./duplicate-tool-result.js";
+import { echoedMarker } from "./echoed-marker.js";
 import { emptyReply } from "./empty-reply.js";
 import { emptyToolResult } from "./empty-tool-result.js";
 import { emptyUserTurn } from "./empty-user-turn.js";
@@ -62,6 +63,7 @@ const LIST = [
   systemMessageMidHistory,
   requestEndsOnReply,
   standInToolResult,
+  echoedMarker,
 ] as const;
 
 type Unit = (typeof LIST)[number];

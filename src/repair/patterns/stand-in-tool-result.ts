@@ -1,8 +1,6 @@
-import { rawToolCallIdOf, roleOf } from "../../messages/message-view.js";
+import { idOf, rawToolCallIdOf, roleOf } from "../../messages/message-view.js";
 import { definePattern } from "../pattern.js";
-import type { Repair } from "../patterns.js";
-import { reportOf } from "../report.js";
-import type { Turn } from "../turn.js";
+import type { KeptResult, Turn } from "../turn.js";
 
 export const standInToolResult = definePattern({
   code: "AA",
@@ -17,17 +15,21 @@ export const standInToolResult = definePattern({
 
 /**
  * Drops from `turn` each result the input holds (from `inputStart` on) whose call has a finished result in
- * `recovered`, reporting it in `repairs`: one result per call (Anthropic: "each tool_use must have a single result"),
- * and the run's own over the front end's stand-in.
+ * `recovered`, and returns them: one result per call (Anthropic: "each tool_use must have a single result"), and the
+ * run's own over the front end's stand-in.
  * @internal
  */
-export function yieldToFinished(turn: Turn, recovered: readonly unknown[], inputStart: number, repairs: Repair[]) {
-  if (recovered.length === 0) return;
+export function yieldToFinished(turn: Turn, recovered: readonly unknown[], inputStart: number): KeptResult[] {
+  const dropped: KeptResult[] = [];
+  if (recovered.length === 0) return dropped;
   turn.results.forEach((result, slot) => {
     if (result === undefined || result.index < inputStart) return;
     const id = turn.calls[slot]!.id;
-    if (!recovered.some((m) => roleOf(m) === "tool" && rawToolCallIdOf(m) === id)) return;
-    repairs.push(reportOf(standInToolResult, "removed", result.index, result.message));
+    // The finished result itself, sent back by a client that read it (getState shows finished tasks' writes), stays.
+    const finished = recovered.find((m) => roleOf(m) === "tool" && rawToolCallIdOf(m) === id);
+    if (finished === undefined || idOf(finished) === idOf(result.message)) return;
+    dropped.push(result);
     turn.results[slot] = undefined;
   });
+  return dropped;
 }

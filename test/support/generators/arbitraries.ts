@@ -9,6 +9,7 @@ import {
 } from "@langchain/core/messages";
 import fc from "fast-check";
 import { anthropicTurn, geminiTurn, openAiTurn, responsesTurn, streamedCall, withInvalidCalls } from "./messages.js";
+import { repairMessages } from "../../../src/index.js";
 
 /** How a turn's calls are stored: LangChain's plain shape or an integration's (see `messages.ts`). */
 type Format = "plain" | "openai" | "anthropic" | "responses" | "gemini";
@@ -377,12 +378,21 @@ function unansweredCalls(history: readonly BaseMessage[]): { id: string; name: s
 /**
  * A stored history and what a client sends next (the run's input), as chat front ends send it after a Stop: nothing
  * (`{messages: []}`), a message, stand-ins for the calls left open with or without a message, a frontend tool's
- * results, a partial reply the page kept and the store never got, or the transcript's last messages sent again.
+ * results, a partial reply the page kept and the store never got, the transcript's last messages sent again, or the
+ * whole state a read returned.
  */
 export const storedAndInput: fc.Arbitrary<{ stored: BaseMessage[]; input: BaseMessage[] }> = fc
   .tuple(
     fc.oneof(anyHistory, cleanHistory, roleOrderHistory),
-    fc.constantFrom("nothing", "message", "stand-ins and message", "stand-ins", "partial reply", "transcript"),
+    fc.constantFrom(
+      "nothing",
+      "message",
+      "stand-ins and message",
+      "stand-ins",
+      "partial reply",
+      "transcript",
+      "the state read",
+    ),
     fc.nat(),
   )
   .map(([stored, kind, pick]) => {
@@ -404,6 +414,10 @@ export const storedAndInput: fc.Arbitrary<{ stored: BaseMessage[]; input: BaseMe
       "partial reply": [partial, next],
       // RemoveMessages are instructions to the reducer, never part of a client's transcript.
       transcript: [...stored.slice(stored.length - (pick % (stored.length + 1))), next].filter(
+        (m) => m.type !== "remove",
+      ),
+      // CopilotKit's: the state a read returned (the sanitizer's own messages in it), then the new message.
+      "the state read": [...(repairMessages(stored).messages as BaseMessage[]), next].filter(
         (m) => m.type !== "remove",
       ),
     };

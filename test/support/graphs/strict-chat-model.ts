@@ -11,7 +11,7 @@ import {
 } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
-import { providerError, type ProviderProfile } from "../oracle/provider-rejections.js";
+import { providerError, requestEndError, type ProviderProfile } from "../oracle/provider-rejections.js";
 
 /** What the model answers: text, and optionally tool calls. */
 export interface ScriptedReply {
@@ -43,6 +43,8 @@ export interface StrictChatModelOptions {
   onReply?: (call: number) => void;
   /** Delay between tokens, in ms. Default 1. */
   tokenDelayMs?: number;
+  /** As the newest models: a request that ends on a reply is rejected too (no assistant prefill). Default false. */
+  rejectsPrefill?: boolean;
 }
 
 /** Waits `ms`, or rejects as soon as `signal` aborts (and leaves no listener behind on `signal`). */
@@ -87,7 +89,9 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
 
   private check(messages: BaseMessage[]): number {
     this.seen.push(messages);
-    const error = providerError(this.opts.profile, messages);
+    const error =
+      providerError(this.opts.profile, messages) ??
+      (this.opts.rejectsPrefill ? requestEndError(this.opts.profile, messages) : undefined);
     if (error) {
       const rejection = new ProviderRejection(this.opts.profile, error);
       this.rejections.push(rejection);
