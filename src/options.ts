@@ -2,7 +2,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { InvalidOptionError } from "./repair/errors.js";
 import { resolveRepairSettings, type RepairRules, type RepairSettings } from "./repair/settings.js";
 import { assertOneOf } from "./repair/validate.js";
-import { assertTelemetryOption, type TelemetryOption } from "./telemetry/read-telemetry.js";
+import { assertTelemetryOption, type TelemetryOption } from "./telemetry/telemetry-option.js";
 
 /** As `compile()` takes them: node names or `"*"`. @internal */
 export function assertBreakpointNodes(name: string, value: unknown): void {
