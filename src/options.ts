@@ -22,8 +22,9 @@ export interface SharedRepairOptions<Event> extends RepairRules {
    */
   onRepair?: (event: Event) => void;
   /**
-   * OpenTelemetry metrics and span events through `@opentelemetry/api` when installed (docs/observability.md).
-   * `false` turns them off; `{ meterProvider }` records to that provider.
+   * OpenTelemetry metrics, span events and (the checkpointer's) a span per operation, through `@opentelemetry/api`
+   * when installed (docs/observability.md). `false` turns them all off; an object names providers of its own and how
+   * spans record thread ids.
    * @default true
    */
   telemetry?: TelemetryOption;
