@@ -94,7 +94,7 @@ describe.each(FACTORIES)("on $name", (factory) => {
 });
 
 /** The one span of `operation`, failed with `error` as the app got it. */
-function expectFailedSpan(spans: readonly ReadableSpan[], operation: string, error: Error) {
+function expectFailedSpan(spans: readonly ReadableSpan[], operation: string, error: Error): ReadableSpan {
   const [span, ...others] = named(spans, operation);
   expect(others).toEqual([]);
   expect(span!.status).toEqual({ code: SpanStatusCode.ERROR, message: error.message });
@@ -102,6 +102,7 @@ function expectFailedSpan(spans: readonly ReadableSpan[], operation: string, err
   expect(
     span!.events.map((e) => [e.name, e.attributes?.["exception.type"], e.attributes?.["exception.message"]]),
   ).toEqual([["exception", error.name, error.message]]);
+  return span!;
 }
 
 const checkpoint = () => ({ ...emptyCheckpoint(), id: uuid6(-1) });
@@ -110,18 +111,23 @@ const metadata = { source: "loop" as const, step: 0, parents: {} };
 /** A read and a write through the wrapper while the store is down: each rejects, and its span says why. */
 async function expectOutageSpans(saver: BaseCheckpointSaver, errorClass: new (...args: never[]) => Error) {
   const checkpointer = new SanitizingCheckpointer(saver);
+  const written = checkpoint();
   let read: unknown;
   let write: unknown;
   const spans = await spansOf(async () => {
     read = await checkpointer.getTuple({ configurable: { thread_id: "down" } }).catch((e: unknown) => e);
     write = await checkpointer
-      .put({ configurable: { thread_id: "down", checkpoint_ns: "" } }, checkpoint(), metadata, {})
+      .put({ configurable: { thread_id: "down", checkpoint_ns: "" } }, written, metadata, {})
       .catch((e: unknown) => e);
   });
   expect(read).toBeInstanceOf(errorClass);
   expect(write).toBeInstanceOf(Error);
-  expectFailedSpan(spans, "getTuple", read as Error);
-  expectFailedSpan(spans, "put", write as Error);
+  expect(expectFailedSpan(spans, "getTuple", read as Error).attributes).toMatchObject({ [A("thread_id")]: "down" });
+  // What the failed write was: the checkpoint it tried to store.
+  expect(expectFailedSpan(spans, "put", write as Error).attributes).toMatchObject({
+    [A("checkpoint_id")]: written.id,
+    [A("source")]: "loop",
+  });
 }
 
 describe.runIf(outageServers.redis)("IORedisSaver while Redis is down", () => {
