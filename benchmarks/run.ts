@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [-- --write-summary] [-- --postgres-only]
+ * npm run bench [-- --quick] [-- --write-summary] [-- --postgres-only | --drop-in-only | --telemetry-only]
  *
  * What the sanitizer costs, measured against the raw savers it wraps in the
  * same run: getTuple and list on every available backend (MemorySaver, SQLite,
@@ -8,12 +8,13 @@
  * conversation; the Postgres read path (official saver, FastPostgresSaver,
  * JSON.parse); the drop-in against the raw saver (getTuple, list, an agent turn,
  * peak heap, each read against JSON.parse of its bytes); and what OpenTelemetry
- * metrics add to a clean read. Prints a Markdown table and PASS/FAIL per target, and writes
+ * metrics and spans add to a clean read. Prints a Markdown table and PASS/FAIL per target, and writes
  * benchmarks/results/latest.json (not checked in).
  *
  * --write-summary also rewrites the checked-in benchmarks/results/summary.{md,svg};
  * without it a run leaves the work tree clean. --postgres-only runs the
- * Postgres read path alone and prints its table; --drop-in-only, the drop-in's.
+ * Postgres read path alone and prints its table; --drop-in-only, the drop-in's;
+ * --telemetry-only, what the metrics and the spans add to a read.
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import {
@@ -53,12 +54,13 @@ import {
   type PostgresReadRow,
 } from "./postgres-read.js";
 import { compare, type Comparison } from "./stats.js";
-import { telemetryOverhead } from "./telemetry.js";
+import { telemetryOverhead, tracingOverhead, type TelemetryOverhead, type TracingOverhead } from "./telemetry.js";
 
 const quick = process.argv.includes("--quick");
 const writeSummary = process.argv.includes("--write-summary");
 const postgresOnly = process.argv.includes("--postgres-only");
 const dropInOnly = process.argv.includes("--drop-in-only");
+const telemetryOnly = process.argv.includes("--telemetry-only");
 const SIZES = quick ? [10, 100, 1000] : [10, 100, 1000, 10_000];
 const STATES: HistoryState[] = ["clean", "broken-tail", "broken-mid"];
 const pairsFor = (size: number) => (quick ? (size >= 1000 ? 5 : 9) : size >= 10_000 ? 9 : size >= 1000 ? 31 : 41);
@@ -518,6 +520,26 @@ async function dropInOnlyMain() {
   );
 }
 
+function telemetryTargets(metrics: TelemetryOverhead, tracing: TracingOverhead): Target[] {
+  return [
+    {
+      name: "OpenTelemetry metrics (SDK, in-memory exporter) add ≤ 0.1% to a clean getTuple at 1,000 messages (MemorySaver)",
+      value: `${(metrics.share * 100).toFixed(3)}% (${metrics.addedUs.toFixed(1)} µs on ${metrics.offUs.toFixed(1)} µs of the wrapper's own, raw read ${metrics.rawMs.toFixed(1)} ms; without an SDK, metrics and spans: ${metrics.noSdkUs.toFixed(2)} µs)`,
+      pass: metrics.share <= 0.001 && metrics.exported > 0,
+    },
+    {
+      name: "OpenTelemetry spans (SDK, in-memory exporter) add < 2% to a clean getTuple at 1,000 messages, through the drop-in (MemorySaver)",
+      value: `${(tracing.dropInShare * 100).toFixed(3)}% of the drop-in's ${tracing.dropInMs.toFixed(2)} ms, ${(tracing.share * 100).toFixed(3)}% of the raw ${tracing.rawMs.toFixed(1)} ms (${tracing.addedUs.toFixed(1)} µs per read; ${tracing.exported} spans exported for ${tracing.traced} reads)`,
+      pass: tracing.dropInShare < 0.02 && tracing.exported === tracing.traced,
+    },
+  ];
+}
+
+async function telemetryOnlyMain() {
+  const targets = telemetryTargets(await telemetryOverhead(quick ? 9 : 31), await tracingOverhead(quick ? 9 : 31));
+  console.log(targets.map((t) => `${t.name}: ${t.value} ${t.pass ? "PASS" : "FAIL"}`).join("\n"));
+}
+
 async function postgresOnlyMain() {
   if (!saverFactories.includes(postgresFactory)) throw new Error("--postgres-only needs the Postgres server.");
   const rows = await postgresReadBenchmarks(postgresReadPairs);
@@ -550,6 +572,7 @@ async function main() {
   };
   const heavy = await heavilyBrokenBenchmark();
   const telemetry = await telemetryOverhead(quick ? 9 : 31);
+  const tracing = await tracingOverhead(quick ? 9 : 31);
   const dropIn = await dropInBenchmarks();
 
   const at1k = (state: HistoryState) => reads.filter((r) => r.size === 1000 && r.state === state);
@@ -604,11 +627,7 @@ async function main() {
       pass: heavy.usPerRepair <= 15,
     },
     ...(postgresReads.length > 0 ? [postgresReadTarget(postgresReads)] : []),
-    {
-      name: "OpenTelemetry metrics (SDK, in-memory exporter) add ≤ 0.1% to a clean getTuple at 1,000 messages (MemorySaver)",
-      value: `${(telemetry.share * 100).toFixed(3)}% (${telemetry.addedUs.toFixed(1)} µs on ${telemetry.offUs.toFixed(1)} µs of the wrapper's own, raw read ${telemetry.rawMs.toFixed(1)} ms; without an SDK ${telemetry.noSdkUs.toFixed(2)} µs)`,
-      pass: telemetry.share <= 0.001 && telemetry.exported > 0,
-    },
+    ...telemetryTargets(telemetry, tracing),
     ...dropInTargets(dropIn),
   ];
 
@@ -663,6 +682,7 @@ async function main() {
         engine,
         heavy,
         telemetry,
+        tracing,
         dropIn,
         targets,
       },
@@ -683,4 +703,10 @@ async function main() {
   );
 }
 
-await (postgresOnly ? postgresOnlyMain() : dropInOnly ? dropInOnlyMain() : main());
+await (postgresOnly
+  ? postgresOnlyMain()
+  : dropInOnly
+    ? dropInOnlyMain()
+    : telemetryOnly
+      ? telemetryOnlyMain()
+      : main());

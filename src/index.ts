@@ -22,4 +22,4 @@ export { type SanitizerPolicy } from "./options.js";
 export { hasPendingInterrupt, hasPendingTasks } from "./checkpointer/thread-state.js";
 export { FastJsonPlusSerializer } from "./serde/fast-jsonplus-serializer.js";
 export { sanitizeGraph } from "./graph/sanitize-graph.js";
-export { type TelemetryOption } from "./telemetry/read-telemetry.js";
+export type { TelemetryOption } from "./telemetry/telemetry-option.js";

@@ -2,7 +2,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { InvalidOptionError } from "./repair/errors.js";
 import { resolveRepairSettings, type RepairRules, type RepairSettings } from "./repair/settings.js";
 import { assertOneOf } from "./repair/validate.js";
-import { assertTelemetryOption, type TelemetryOption } from "./telemetry/read-telemetry.js";
+import { assertTelemetryOption, type TelemetryOption } from "./telemetry/telemetry-option.js";
 
 /** As `compile()` takes them: node names or `"*"`. @internal */
 export function assertBreakpointNodes(name: string, value: unknown): void {
@@ -22,8 +22,9 @@ export interface SharedRepairOptions<Event> extends RepairRules {
    */
   onRepair?: (event: Event) => void;
   /**
-   * OpenTelemetry metrics and span events through `@opentelemetry/api` when installed (docs/observability.md).
-   * `false` turns them off; `{ meterProvider }` records to that provider.
+   * OpenTelemetry metrics, span events and (the checkpointer's) a span per operation, through `@opentelemetry/api`
+   * when installed (docs/observability.md). `false` turns them all off; an object names providers of its own and how
+   * spans record thread ids.
    * @default true
    */
   telemetry?: TelemetryOption;

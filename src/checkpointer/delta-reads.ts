@@ -10,6 +10,7 @@ import { repairList } from "./guarded-call.js";
 import { repairWithInput, storedInputList } from "./run-input.js";
 import type { ReadDecision, ReadDecisions } from "./read-decisions.js";
 import type { ChannelRepairs, TupleRepairSettings } from "./sanitize-tuple.js";
+import type { ReadTally } from "./span-attributes.js";
 import { strandedResults } from "./stranded-results.js";
 import { tailModeForList } from "./tail-policy.js";
 import { hasPendingTasks, storedInput } from "./thread-state.js";
@@ -52,10 +53,19 @@ export class DeltaReads {
     private readonly policy: SanitizerPolicy,
     private readonly decisions: ReadDecisions,
     /** With the tail used and the channels repaired (possibly none). */
-    private readonly report: (config: RunnableConfig, tail: TailMode, repaired: ChannelRepairs[]) => void,
+    private readonly report: (
+      config: RunnableConfig,
+      tail: TailMode,
+      repaired: ChannelRepairs[],
+      tally: ReadTally | undefined,
+    ) => void,
   ) {}
 
-  async read(options: { config: RunnableConfig; channels: string[] }): Promise<Record<string, DeltaChannelHistory>> {
+  /** `tally` counts the read's repairs for its span. */
+  async read(
+    options: { config: RunnableConfig; channels: string[] },
+    tally?: ReadTally,
+  ): Promise<Record<string, DeltaChannelHistory>> {
     const { config } = options;
     // Recalled before the await: a read of the same checkpoint meanwhile must not change the decision.
     const recalled = this.decisions.recall(config);
@@ -98,7 +108,7 @@ export class DeltaReads {
       if (read !== messages) lists.set(channel, [...read]);
       repaired.push({ channel, repairs: [...earlier, ...result.repairs] });
     }
-    this.report(config, decision.tail, repaired);
+    this.report(config, decision.tail, repaired, tally);
     return withLists(histories, lists);
   }
 

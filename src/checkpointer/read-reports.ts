@@ -1,6 +1,8 @@
 import type { Repair } from "../repair/patterns.js";
 import type { TailMode } from "../repair/repair-messages.js";
-import { ReadTelemetry, type TelemetryOption } from "../telemetry/read-telemetry.js";
+import type { SpanLike } from "../telemetry/open-telemetry-api.js";
+import { ReadTelemetry } from "../telemetry/read-telemetry.js";
+import type { TelemetryOption } from "../telemetry/telemetry-option.js";
 import type { ChannelRepairs } from "./sanitize-tuple.js";
 
 /** Reported through `onRepair` for each channel a read repaired. */
@@ -39,7 +41,7 @@ export class ReadReports {
     this.provider = provider ?? "none";
   }
 
-  /** `started` from `telemetry.begin()`; a read without it is counted, not timed. */
+  /** `started` from `telemetry.begin()`; a read without it is counted, not timed. `span`: the read's own. */
   done(
     operation: RepairEvent["operation"],
     configurable: Record<string, unknown>,
@@ -47,8 +49,9 @@ export class ReadReports {
     tail: TailMode,
     repaired: readonly ChannelRepairs[],
     started?: number,
+    span?: SpanLike,
   ): void {
-    this.telemetry?.record(operation, tail, this.provider, allRepairs(repaired), started);
+    this.telemetry?.record(operation, tail, this.provider, allRepairs(repaired), started, span);
     if (!this.onRepair) return;
     for (const { channel, repairs } of repaired) {
       this.onRepair({

@@ -30,8 +30,11 @@ import type { InputLists } from "./run-input.js";
 import { runContextOf, takeInputLists, type ThreadActivity } from "./run-context.js";
 import { sanitizeInput, sanitizeTuple, type TupleRepairSettings } from "./sanitize-tuple.js";
 import { tailModeForGetTuple, tailModeForList, type ReadKnowledge } from "./tail-policy.js";
-import type { TelemetryOption } from "../telemetry/read-telemetry.js";
+import type { TelemetryAttributes } from "../telemetry/open-telemetry-api.js";
+import { OperationSpans, SPAN_ATTRIBUTES, type OperationSpan } from "../telemetry/operation-spans.js";
+import type { TelemetryOption } from "../telemetry/telemetry-option.js";
 import { ReadReports, type RepairEvent } from "./read-reports.js";
+import { foundAttributes, historyAttributes, putAttributes, ReadTally, writesAttributes } from "./span-attributes.js";
 
 export type { RepairEvent };
 
@@ -131,6 +134,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   private readonly decisions = new ReadDecisions();
   private readonly deltaReads: DeltaReads;
   private readonly reports: ReadReports;
+  private readonly spans: OperationSpans | undefined;
   /** The wrapped saver, or FastPostgresSaver's read path over the official `PostgresSaver`; set by the first read. */
   private reads: SaverReads | undefined;
   private findingReads: Promise<SaverReads> | undefined;
@@ -155,19 +159,22 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     this.breakpoints = namingNodes(resolved.breakpoints);
     this.reads = resolved.fastReads && mayBePostgresSaver(inner) ? undefined : inner;
     this.reports = readReports(resolved, inner.constructor?.name);
+    this.spans = OperationSpans.create(resolved.telemetry, inner.constructor?.name);
     // Some LangGraph lines bind it to an undefined `this` inside subgraphs (`getNextVersion.bind(this.checkpointer)`).
     this.getNextVersion = this.getNextVersion.bind(this);
-    this.deltaReads = new DeltaReads(inner, this.settings, this.policy, this.decisions, (config, tail, repaired) => {
-      const configurable = config.configurable ?? {};
-      // Counted, not timed: a delta repair interleaves the wrapped saver's reads.
-      this.reports.done(
-        "getDeltaChannelHistory",
-        configurable,
-        String(configurable.checkpoint_id ?? ""),
-        tail,
-        repaired,
-      );
-    });
+    this.deltaReads = new DeltaReads(
+      inner,
+      this.settings,
+      this.policy,
+      this.decisions,
+      (config, tail, repaired, tally) => {
+        const configurable = config.configurable ?? {};
+        const checkpointId = String(configurable.checkpoint_id ?? "");
+        // Counted, not timed: a delta repair interleaves the wrapped saver's reads.
+        this.reports.done("getDeltaChannelHistory", configurable, checkpointId, tail, repaired, undefined, tally?.span);
+        tally?.repaired(tail, repaired);
+      },
+    );
     passUnknownMethods(this, inner, SanitizingCheckpointer);
   }
 
@@ -183,7 +190,17 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     return checkpointer;
   }
 
-  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+  override getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    if (this.spans === undefined) return this.readTuple(config);
+    return this.spans.run("getTuple", config.configurable, async (span) => {
+      const tally = this.tally(span);
+      const tuple = await this.readTuple(config, tally);
+      tally?.end(tuple && foundAttributes(tuple));
+      return tuple;
+    });
+  }
+
+  private async readTuple(config: RunnableConfig, tally?: ReadTally): Promise<CheckpointTuple | undefined> {
     const policy = policyFor(config, this.policy);
     if (this.reports.telemetry?.loading) await this.reports.telemetry.loading;
     // Taken before the read: a run in flight now may end before the saver answers with its mid-run snapshot.
@@ -199,18 +216,35 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     const tail = await tailModeForGetTuple(policy, config, tuple, this.knowledge(reads, runInFlight));
     const earlier = tail === "repair" ? await this.inputAncestors(reads, tuple) : undefined;
     return this.decisions.record(
-      this.sanitize(tuple, tail, "getTuple", earlier, input),
+      this.sanitize(tuple, tail, "getTuple", { earlier, input, tally }),
       decisionFor(tuple, tail, policy === "auto", input),
     );
   }
 
-  override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+  override list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+    if (this.spans === undefined) return this.readList(config, options);
+    const read = (span: OperationSpan) => this.readList(config, options, this.tally(span));
+    const limit = options?.limit;
+    const extra = (): TelemetryAttributes => (limit !== undefined ? { [SPAN_ATTRIBUTES.listLimit]: limit } : {});
+    return this.spans.iterate("list", config.configurable, read, extra);
+  }
+
+  private async *readList(
+    config: RunnableConfig,
+    options?: CheckpointListOptions,
+    tally?: ReadTally,
+  ): AsyncGenerator<CheckpointTuple> {
     const policy = policyFor(config, this.policy);
     const tail = tailModeForList(policy);
     if (this.reports.telemetry?.loading) await this.reports.telemetry.loading;
     const reads = this.reads ?? (await this.findReads());
-    for await (const tuple of reads.list(config, options)) {
-      yield this.decisions.record(this.sanitize(tuple, tail, "list"), decisionFor(tuple, tail, policy === "auto"));
+    try {
+      for await (const tuple of reads.list(config, options)) {
+        const sanitized = this.sanitize(tuple, tail, "list", { tally });
+        yield this.decisions.record(sanitized, decisionFor(tuple, tail, policy === "auto"));
+      }
+    } finally {
+      tally?.end();
     }
   }
 
@@ -222,15 +256,19 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   ): Promise<RunnableConfig> {
     const run = runContextOf(config);
     if (run !== undefined && (config.configurable?.checkpoint_ns ?? "") === "") run.lastCheckpointId = checkpoint.id;
-    return this.inner.put(config, checkpoint, metadata, newVersions);
+    const put = () => this.inner.put(config, checkpoint, metadata, newVersions);
+    return this.traced("put", config.configurable, put, () =>
+      putAttributes(checkpoint, metadata, newVersions, this.settings.channels),
+    );
   }
 
   override putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
-    return this.inner.putWrites(config, writes, taskId, taskPath);
+    const putWrites = () => this.inner.putWrites(config, writes, taskId, taskPath);
+    return this.traced("putWrites", config.configurable, putWrites, () => writesAttributes(writes));
   }
 
   override deleteThread(threadId: string): Promise<void> {
-    return this.inner.deleteThread(threadId);
+    return this.traced("deleteThread", { thread_id: threadId }, () => this.inner.deleteThread(threadId));
   }
 
   override getNextVersion(current: V | undefined): V {
@@ -242,7 +280,28 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     config: RunnableConfig;
     channels: string[];
   }): Promise<Record<string, DeltaChannelHistory>> {
-    return this.deltaReads.read(options);
+    if (this.spans === undefined) return this.deltaReads.read(options);
+    return this.spans.run("getDeltaChannelHistory", options.config.configurable, async (span) => {
+      const tally = this.tally(span, false);
+      const histories = await this.deltaReads.read(options, tally);
+      tally?.end(historyAttributes(options.channels, histories));
+      return histories;
+    });
+  }
+
+  /** A write or a delete, in its span when spans are on; `attributes` describe it, from the start. */
+  private traced<T>(
+    operation: string,
+    configurable: Record<string, unknown> | undefined,
+    call: () => Promise<T>,
+    attributes?: () => TelemetryAttributes,
+  ): Promise<T> {
+    if (this.spans === undefined) return call();
+    return this.spans.run(operation, configurable, call, attributes);
+  }
+
+  private tally(span: OperationSpan, tuples = true): ReadTally | undefined {
+    return span && new ReadTally(span, this.settings.channels, tuples);
   }
 
   private findReads(): Promise<SaverReads> {
@@ -275,21 +334,18 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     tuple: CheckpointTuple,
     tail: TailMode | "off",
     operation: RepairEvent["operation"],
-    earlier?: readonly CheckpointTuple[],
-    input?: InputLists,
+    { earlier, input, tally }: { earlier?: readonly CheckpointTuple[]; input?: InputLists; tally?: ReadTally },
   ): CheckpointTuple {
-    if (tail === "off") return tuple;
+    if (tail === "off") {
+      tally?.add(tuple, tail, []);
+      return tuple;
+    }
     const started = this.reports.telemetry?.begin();
     const { tuple: result, repaired } = sanitizeTuple(tuple, tail, this.settings, earlier, input);
     const configurable = tuple.config.configurable ?? {};
-    this.reports.done(
-      operation,
-      configurable,
-      configurable.checkpoint_id ?? tuple.checkpoint.id,
-      tail,
-      repaired,
-      started,
-    );
+    const checkpointId = configurable.checkpoint_id ?? tuple.checkpoint.id;
+    this.reports.done(operation, configurable, checkpointId, tail, repaired, started, tally?.span);
+    tally?.add(result, tail, repaired);
     return result;
   }
 }

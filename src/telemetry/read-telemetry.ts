@@ -1,45 +1,18 @@
-import { InvalidOptionError } from "../repair/errors.js";
 import { PATTERNS, type Repair } from "../repair/patterns.js";
 import { ATTRIBUTES, createInstruments, METER_NAME, type Instruments } from "./metrics.js";
 import {
   loadOpenTelemetry,
   type MeterProviderLike,
   type OpenTelemetryApi,
+  type SpanLike,
   type TelemetryAttributes,
 } from "./open-telemetry-api.js";
-
-export type EntryPoint = "checkpointer" | "middleware" | "doctor";
-
-/** On, off, or on with a provider of its own. */
-export type TelemetryOption =
-  | boolean
-  | {
-      /** Where the metrics go. @default the global MeterProvider (`metrics.setGlobalMeterProvider`, or the SDK's `start()`) */
-      meterProvider?: MeterProviderLike;
-      /** @internal the doctor says it is the doctor */
-      entryPoint?: EntryPoint;
-    };
+import type { EntryPoint, TelemetryOption } from "./telemetry-option.js";
 
 export const REPAIR_EVENT = "checkpoint_sanitizer.repair";
 
 /** Shared per provider; `null` for the API's no-op provider (no SDK), so a read skips all of it. */
 const instrumentsByProvider = new WeakMap<MeterProviderLike, Instruments | null>();
-
-/** @internal */
-export function assertTelemetryOption(option: unknown): asserts option is TelemetryOption | undefined {
-  if (option === undefined || typeof option === "boolean") return;
-  const provider = (option as { meterProvider?: { getMeter?: unknown } } | null)?.meterProvider;
-  if (
-    typeof option === "object" &&
-    option !== null &&
-    (provider === undefined || typeof provider.getMeter === "function")
-  )
-    return;
-  throw new InvalidOptionError(
-    `telemetry must be true, false or { meterProvider } (an OpenTelemetry MeterProvider), got ${JSON.stringify(option)}.`,
-    { option: "telemetry", value: option },
-  );
-}
 
 const sortedCounts = (repairs: readonly Repair[]): [string, number][] => {
   const counts = new Map<string, number>();
@@ -82,8 +55,18 @@ export class ReadTelemetry {
     return this.currentInstruments() === null ? undefined : performance.now();
   }
 
-  /** Per read, not per message: a map lookup per counter and one histogram record. */
-  record(operation: string, tail: string, provider: string, repairs: readonly Repair[], started?: number): void {
+  /**
+   * Per read, not per message: a map lookup per counter and one histogram record. A repair's event goes on `span`
+   * (the operation's own), else on the active span.
+   */
+  record(
+    operation: string,
+    tail: string,
+    provider: string,
+    repairs: readonly Repair[],
+    started?: number,
+    span?: SpanLike,
+  ): void {
     const instruments = this.currentInstruments();
     if (instruments === null && repairs.length === 0) return;
     const counts = repairs.length === 0 ? [] : sortedCounts(repairs);
@@ -116,7 +99,7 @@ export class ReadTelemetry {
       }
     }
     if (repairs.length === 0) return;
-    this.api?.trace.getActiveSpan()?.addEvent(REPAIR_EVENT, {
+    (span ?? this.api?.trace.getActiveSpan())?.addEvent(REPAIR_EVENT, {
       ...(attributes ?? read()),
       [ATTRIBUTES.codes]: counts.map(([code]) => code),
       [ATTRIBUTES.counts]: counts.map(([, count]) => count),

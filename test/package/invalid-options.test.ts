@@ -37,7 +37,10 @@ const REPAIR_OPTIONS: [option: string, options: Record<string, unknown>][] = [
 const CHECKPOINTER_OPTIONS: [option: string, options: Record<string, unknown>][] = [
   ...REPAIR_OPTIONS,
   ["onRepair", { onRepair: "log" }],
-  ["telemetry", { telemetry: { meterProvider: {} } }],
+  ["telemetry.meterProvider", { telemetry: { meterProvider: {} } }],
+  ["telemetry.tracerProvider", { telemetry: { tracerProvider: { startSpan() {} } } }],
+  ["telemetry.threadIds", { telemetry: { threadIds: "redacted" } }],
+  ["telemetry", { telemetry: { tracerprovider: {} } }],
   ["policy", { policy: "sometimes" }],
   ["channels", { channels: [] }],
   ["fastReads", { fastReads: "yes" }],

@@ -11,7 +11,12 @@ import {
   PeriodicExportingMetricReader,
   type MetricReader,
 } from "@opentelemetry/sdk-metrics";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from "@opentelemetry/sdk-trace-base";
 
 /** One data point: a counter's sum or a histogram's count, with its attributes. */
 export interface Point {
@@ -49,23 +54,48 @@ export function inMemoryMetrics() {
   };
 }
 
-/** A global tracer provider exporting to memory, with the async-hooks context manager, as the Node SDK sets it up. */
-export function inMemoryTraces() {
+/** A tracer provider exporting to memory, not registered: as `telemetry: { tracerProvider }` takes it. */
+export function inMemoryTracerProvider() {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  return { provider, spans: () => exporter.getFinishedSpans(), shutdown: () => provider.shutdown() };
+}
+
+/** A global tracer provider exporting to memory, with the async-hooks context manager, as the Node SDK sets it up. */
+export function inMemoryTraces() {
+  const { provider, spans, shutdown } = inMemoryTracerProvider();
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   trace.setGlobalTracerProvider(provider);
   return {
     tracer: provider.getTracer("app"),
-    spans: () => exporter.getFinishedSpans(),
+    spans,
     async shutdown() {
-      await provider.shutdown();
+      await shutdown();
       trace.disable();
       context.disable();
     },
   };
 }
+
+/**
+ * Every text a span holds that an exporter sends: its name, status message, attribute values and its events' names
+ * and attribute values (list values one by one).
+ */
+export function spanTexts(spans: readonly ReadableSpan[]): string[] {
+  const values = (attributes: Record<string, unknown> | undefined) =>
+    Object.values(attributes ?? {}).flatMap((value) => (Array.isArray(value) ? value : [value]).map(String));
+  return spans.flatMap((span) => [
+    span.name,
+    span.status.message ?? "",
+    ...values(span.attributes),
+    ...span.events.flatMap((event) => [event.name, ...values(event.attributes)]),
+  ]);
+}
+
+/** The texts of `spans` that contain one of `secrets`. */
+export const leaked = (spans: readonly ReadableSpan[], secrets: readonly string[]) =>
+  spanTexts(spans).filter((text) => secrets.some((secret) => text.includes(secret)));
 
 /** The sum of the points of `metric` whose attributes include `match`. */
 export const total = (points: readonly Point[], metric: string, match: Record<string, unknown> = {}) =>

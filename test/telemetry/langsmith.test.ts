@@ -5,10 +5,13 @@ import { awaitAllCallbacks } from "@langchain/core/callbacks/promises";
 import { HumanMessage } from "@langchain/core/messages";
 import { LangChainTracer } from "@langchain/core/tracers/tracer_langchain";
 import { MemorySaver } from "@langchain/langgraph";
+import { BasicTracerProvider, InMemorySpanExporter } from "@opentelemetry/sdk-trace-base";
 import { Client } from "langsmith";
+import { LangSmithOTLPSpanProcessor } from "langsmith/experimental/otel/processor";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SanitizingCheckpointer } from "../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
 import { buildAgent, keepFirstAndLastThree, threadConfig } from "../support/graphs/agents.js";
 import { FIRST_QUESTION, agentModel } from "../support/graphs/scenarios.js";
@@ -86,5 +89,23 @@ describe("the middleware in LangSmith", () => {
       repairs: expect.arrayContaining([expect.objectContaining({ code: "D", action: "removed" })]),
     });
     expect(JSON.stringify(repairRun)).not.toMatch(/Paris|Seoul|tomorrow/);
+  });
+});
+
+describe("the checkpointer's spans and LangSmith", () => {
+  it("LangSmith's own span processor (initializeOTEL's) drops them: docs/observability.md sends them by exporter", async () => {
+    const exporter = new InMemorySpanExporter();
+    const kept = () => exporter.getFinishedSpans().map((s) => s.name);
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new LangSmithOTLPSpanProcessor(exporter)] });
+    const checkpointer = new SanitizingCheckpointer(new MemorySaver(), { telemetry: { tracerProvider } });
+    await checkpointer.getTuple({ configurable: { thread_id: "t" } });
+    // The processor keeps what LangSmith's own code marks; a span so marked shows the exporter is reached.
+    tracerProvider
+      .getTracer("app")
+      .startSpan("marked", { attributes: { "langsmith.traceable": "true" } })
+      .end();
+    await tracerProvider.forceFlush();
+    expect(kept()).toEqual(["marked"]);
+    await tracerProvider.shutdown();
   });
 });
