@@ -1,3 +1,4 @@
+import type { BaseMessage } from "@langchain/core/messages";
 import { rawToolCallIdOf, roleOf, type MessageRole } from "../messages/message-view.js";
 import type { MarkerTexts } from "./markers.js";
 import type { BoundaryRule, PatternUnit } from "./pattern.js";
@@ -10,7 +11,7 @@ import type { CleanedReply } from "./reply-cleaning.js";
 import { reportOf } from "./report.js";
 import { asHumanMessage, resultWith, rewriteCalls } from "./rewrite.js";
 import { boundaryBreak, messageRulesOf, TURN, type MessageUnit, type TurnCode } from "./rule-set.js";
-import { idOrPosition, isSystemBridge, type BridgeRole } from "./synthetic.js";
+import { idOrPosition, isSyntheticMessage, isSystemBridge, withIdPrefix, type BridgeRole } from "./synthetic.js";
 import { idOut, type InsertedResult, type KeptResult, type ToolResult, type Turn } from "./turn.js";
 import type { RepairContext } from "./well-formed.js";
 
@@ -22,6 +23,7 @@ export interface EmitContext extends RepairContext {
   tailStart: number;
   markers: Readonly<MarkerTexts>;
   bridgeRole: BridgeRole;
+  idPrefix: string;
   /** Removed inputs before each position, to tell moved results from shifted ones; undefined when none was. */
   removedBefore: Int32Array | undefined;
   /** Reply rules' copies, by input position. */
@@ -116,7 +118,10 @@ class Rebuild {
     if (unit === undefined) return;
     const { userTurn, lastReply } = this;
     const around = { userTurn, lastReply, next: nextIndex < 0 ? "" : idOrPosition(next, nextIndex) };
-    const message = unit.boundary.insert(around, this.ctx.markers, this.ctx.bridgeRole);
+    const message = withIdPrefix(
+      unit.boundary.insert(around, this.ctx.markers, this.ctx.bridgeRole),
+      this.ctx.idPrefix,
+    );
     this.insert(unit, message);
     this.out.push(message);
     if (before === "human") {
@@ -165,8 +170,10 @@ class Rebuild {
   }
 
   /** B, B2, B3, N. */
-  private insertedResult({ message, pattern, original }: InsertedResult): void {
+  private insertedResult({ message: inserted, pattern, original }: InsertedResult): void {
     this.repairMade = true;
+    // A placeholder; a recovered result (N) keeps its own id.
+    const message = isSyntheticMessage(inserted) ? withIdPrefix(inserted as BaseMessage, this.ctx.idPrefix) : inserted;
     const fired = messageRulesOf(this.ctx.rules, "tool", message, this.prev);
     if (fired.length === 0) {
       this.insert(pattern, message, original);

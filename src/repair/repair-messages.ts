@@ -163,7 +163,7 @@ function rebuild(
   });
   // So far `repairs` holds the removals only.
   const removedBefore = repairs.length > 0 ? countRemovedBefore(repairs, messages.length) : undefined;
-  const { markers, bridgeRole } = settings;
+  const { markers, bridgeRole, idPrefix } = settings;
   // Field by field, not spread: on Node 20 an object made by a spread is slow to add properties to.
   const { rules, model, toClaude, store, tail: closedAs, leftoversAt } = context;
   const ctx = {
@@ -178,6 +178,7 @@ function rebuild(
     tailStart,
     markers,
     bridgeRole,
+    idPrefix,
     removedBefore,
     cleaned,
   };

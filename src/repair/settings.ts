@@ -2,8 +2,8 @@
 import { resolveMarkers, type MarkerOption, type MarkerTexts } from "./markers.js";
 import { goesToClaude, PROVIDER_RULE_NAMES, type ProviderRules } from "./provider-rules.js";
 import { ruleSetFor, type RuleSet } from "./rule-set.js";
-import { BRIDGE_ROLES, type BridgeRole } from "./synthetic.js";
-import { assertModelName, assertOneOf, assertStore } from "./validate.js";
+import { BRIDGE_ROLES, isIdPrefix, type BridgeRole } from "./synthetic.js";
+import { assertModelName, assertOneOf, assertOption, assertStore } from "./validate.js";
 
 /** Options of a repair that hold for every history it reads. */
 export interface RepairRules {
@@ -33,6 +33,12 @@ export interface RepairRules {
   markers?: MarkerOption;
   /** The marker between two HumanMessages (pattern A); Anthropic and Gemini reject `"system"` there. @default "ai" */
   bridgeRole?: BridgeRole;
+  /**
+   * Put before the ids of inserted messages (`sanitizer-…`), for a front end that hides messages by id: agent-chat-ui
+   * renders no message whose id starts with `"do-not-render-"`. Letters, digits and `_-:.`, ending in one of `_-:.`.
+   * @default "": the ids start `sanitizer-`
+   */
+  idPrefix?: string;
 }
 
 /** @internal */
@@ -45,16 +51,23 @@ export interface RepairSettings {
   store: boolean | undefined;
   markers: Readonly<MarkerTexts>;
   bridgeRole: BridgeRole;
+  idPrefix: string;
 }
 
 /** @internal */
 export function resolveRepairSettings(options: RepairRules): RepairSettings {
-  const { provider, model, store, bridgeRole = "ai" } = options;
+  const { provider, model, store, bridgeRole = "ai", idPrefix = "" } = options;
   if (provider !== undefined) assertOneOf("provider", provider, PROVIDER_RULE_NAMES);
   assertModelName(model);
   assertStore(store);
   assertOneOf("bridgeRole", bridgeRole, BRIDGE_ROLES);
-  return settingsOf(provider, model, store, resolveMarkers(options.markers), bridgeRole);
+  assertOption(
+    "idPrefix",
+    idPrefix,
+    isIdPrefix(idPrefix),
+    'must be "" or letters, digits and _-:. ending in one of _-:.',
+  );
+  return settingsOf(provider, model, store, resolveMarkers(options.markers), bridgeRole, idPrefix);
 }
 
 /** Field by field, not spread: on Node 20 a spread object with a field added costs a microsecond, on every call. */
@@ -64,9 +77,10 @@ function settingsOf(
   store: boolean | undefined,
   markers: Readonly<MarkerTexts>,
   bridgeRole: BridgeRole,
+  idPrefix: string,
 ): RepairSettings {
   const rules = ruleSetFor(provider, model);
-  return { provider, rules, model, toClaude: goesToClaude(provider, model), store, markers, bridgeRole };
+  return { provider, rules, model, toClaude: goesToClaude(provider, model), store, markers, bridgeRole, idPrefix };
 }
 
 /** For the middleware's provider and model, per request. @internal */
@@ -76,5 +90,5 @@ export function withRules(
   model: string | undefined,
   store: boolean | undefined,
 ): RepairSettings {
-  return settingsOf(provider, model, store, settings.markers, settings.bridgeRole);
+  return settingsOf(provider, model, store, settings.markers, settings.bridgeRole, settings.idPrefix);
 }

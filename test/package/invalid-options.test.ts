@@ -31,6 +31,8 @@ const REPAIR_OPTIONS: [option: string, options: Record<string, unknown>][] = [
   ["markers.missingRepl", { markers: { missingRepl: "…" } }],
   ["markers.missingReply", { markers: { missingReply: "" } }],
   ["bridgeRole", { bridgeRole: "user" }],
+  ["idPrefix", { idPrefix: "hidden" }],
+  ["idPrefix", { idPrefix: "do not render-" }],
 ];
 
 /** The checkpointer's own, which `sanitizeGraph` takes too. */
@@ -61,7 +63,16 @@ const ENTRY_POINTS: [entry: string, build: (options: never) => unknown, cases: t
     (o) => sanitizeMessagesMiddleware(o),
     [...REPAIR_OPTIONS, ["onRepair", { onRepair: 1 }], ["telemetry", { telemetry: "on" }]],
   ],
-  ["repairMessages", (o) => repairMessages([], o), [...REPAIR_OPTIONS, ["tail", { tail: "close" }]]],
+  [
+    "repairMessages",
+    (o) => repairMessages([], o),
+    [
+      ...REPAIR_OPTIONS,
+      ["tail", { tail: "close" }],
+      ["inputStart", { inputStart: 1 }],
+      ["inputStart", { inputStart: 0.5 }],
+    ],
+  ],
   [
     "new IORedisSaver",
     (o) => new IORedisSaver(client, o),

@@ -3,7 +3,9 @@
 // middleware, every model request of every profile is answered, each call once, and the stopped turn's finished
 // result reaches the model while its call is in the history. Raw, the same journeys are rejected.
 import { describe, expect, it } from "vitest";
+import { MARKER_PRESETS, isSyntheticMessage } from "../../src/index.js";
 import { CLIENTS, type ClientName } from "../support/front-ends/clients.js";
+import type { WireMessage } from "../support/front-ends/thread-api.js";
 import {
   JOURNEYS,
   STOPS,
@@ -61,4 +63,39 @@ it("assistant-ui's Reload through its docs' stream callbacks ({ messages: [] }) 
       expect(result.answered).toBe(true);
     }
   }
+});
+
+describe("what a person sees: no text the sanitizer wrote, though the model gets it", () => {
+  const markerTexts = Object.values(MARKER_PRESETS.en) as string[];
+  const texts = (messages: readonly { content: unknown }[]) => messages.map((m) => JSON.stringify(m.content));
+  const showsMarker = (messages: readonly { content: unknown }[]) =>
+    texts(messages).some((text) => markerTexts.some((marker) => text.includes(marker)));
+
+  it("agent-chat-ui, by its own rule, with idPrefix: do-not-render-", async () => {
+    // agent-chat-ui's thread view renders `messages.filter((m) => !m.id?.startsWith("do-not-render-"))`.
+    const shown = (messages: WireMessage[]) => messages.filter((m) => !m.id?.startsWith("do-not-render-"));
+    const journey = { client: "agent-chat-ui", journey: "next message", stop: "mid-tool", profile: "bedrock" } as const;
+    const hidden = await runJourney({ ...journey, entry: "sanitizeGraph", sanitizer: { idPrefix: "do-not-render-" } });
+    expect(hidden.answered).toBe(true);
+    expect(showsMarker(hidden.requests.at(-1)!)).toBe(true);
+    expect(showsMarker(shown(hidden.view))).toBe(false);
+    // Without the prefix, the page shows them.
+    const plain = await runJourney({ ...journey, entry: "sanitizeGraph" });
+    expect(showsMarker(shown(plain.view))).toBe(true);
+  });
+
+  it.each(CLIENTS)("%s, rendering no message isSyntheticMessage() finds", async (client) => {
+    const result = await runJourney({
+      client,
+      journey: "reload",
+      stop: "mid-text",
+      profile: "bedrock",
+      entry: "sanitizeGraph",
+    });
+    expect(result.answered).toBe(true);
+    expect(showsMarker(result.requests.at(-1)!)).toBe(true);
+    // The thread read back holds the repair; a page that skips those messages shows none of its text.
+    expect(showsMarker(result.view)).toBe(true);
+    expect(showsMarker(result.view.filter((m) => !isSyntheticMessage(m)))).toBe(false);
+  });
 });

@@ -6,7 +6,7 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { Command, MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
-import { SanitizingCheckpointer, sanitizeGraph } from "../../../src/index.js";
+import { SanitizingCheckpointer, sanitizeGraph, type SanitizingCheckpointerOptions } from "../../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../../src/middleware/index.js";
 import { buildAgent, type Agent } from "../graphs/agents.js";
 import { LOOKUP_RESULT } from "../graphs/scenarios.js";
@@ -14,7 +14,13 @@ import { hangUntilAborted, type ToolFn } from "../graphs/react-graph.js";
 import { StrictChatModel } from "../graphs/strict-chat-model.js";
 import type { ProviderProfile } from "../oracle/provider-rejections.js";
 import { FIRST_QUESTION, NOT_OFFERED, frontEnd, type ClientName, type FrontEnd } from "./clients.js";
-import { inProcessThread, type RunEnd, type RunnableThreadGraph, type ThreadApi } from "./thread-api.js";
+import {
+  inProcessThread,
+  type RunEnd,
+  type RunnableThreadGraph,
+  type ThreadApi,
+  type WireMessage,
+} from "./thread-api.js";
 
 export const JOURNEYS = [
   "next message",
@@ -88,11 +94,12 @@ export function agentThrough(
   entry: EntryPoint,
   saver: BaseCheckpointSaver,
   parts: { model: StrictChatModel; tools: Record<string, ToolFn> },
+  options: SanitizingCheckpointerOptions = {},
 ): Agent {
-  const checkpointer = entry === "checkpointer" ? new SanitizingCheckpointer(saver) : saver;
+  const checkpointer = entry === "checkpointer" ? new SanitizingCheckpointer(saver, options) : saver;
   const middleware = entry === "middleware" ? [sanitizeMessagesMiddleware()] : [];
   const agent = buildAgent("createAgent", { ...parts, checkpointer, middleware });
-  return entry === "sanitizeGraph" ? sanitizeGraph(agent) : agent;
+  return entry === "sanitizeGraph" ? sanitizeGraph(agent, options) : agent;
 }
 
 export interface JourneyResult {
@@ -106,6 +113,8 @@ export interface JourneyResult {
   rejections: string[];
   /** The stopped turn's finished result, where the last request still holds its call. */
   finishedResult: string | undefined | "not in the request";
+  /** What the page shows at the end. */
+  view: WireMessage[];
 }
 
 export interface JourneyOptions {
@@ -116,6 +125,8 @@ export interface JourneyOptions {
   profile: ProviderProfile;
   /** assistant-ui's Reload as its docs' `stream` callbacks send it: `{ messages: [] }`. */
   emptyReload?: boolean;
+  /** The sanitizer's options, for sanitizeGraph and the checkpointer. */
+  sanitizer?: SanitizingCheckpointerOptions;
   /** Another thread API than the in-process one (a server's, through the SDK). */
   thread?: (agent: Agent) => ThreadApi;
 }
@@ -125,7 +136,7 @@ export async function runJourney(options: JourneyOptions): Promise<JourneyResult
   const { client, journey, stop, entry, profile } = options;
   // Stop is pressed from inside the run, after the page exists.
   const parts = journeyParts(profile, () => page.stop());
-  const agent = agentThrough(entry, new MemorySaver(), parts);
+  const agent = agentThrough(entry, new MemorySaver(), parts, options.sanitizer);
   const graph = agent.graph as unknown as RunnableThreadGraph;
   const api = options.thread?.(agent) ?? inProcessThread(agent, graph, "thread", (resume) => new Command({ resume }));
   const page: FrontEnd = frontEnd(client, api, { emptyReload: options.emptyReload });
@@ -165,7 +176,7 @@ export async function runJourney(options: JourneyOptions): Promise<JourneyResult
   const rejections = parts.model.rejections.slice(rejectedBefore).map((r) => r.message);
   const answered =
     offered && rejections.length === 0 && ends.every((end) => end !== NOT_OFFERED && end.ended === "done");
-  return { offered, answered, requests, rejections, finishedResult: finishedResult(requests.at(-1)) };
+  return { offered, answered, requests, rejections, finishedResult: finishedResult(requests.at(-1)), view: page.view };
 }
 
 async function expectEnd(run: Promise<RunEnd>, expected: RunEnd["ended"]): Promise<void> {
