@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { randomUUID } from "node:crypto";
 import { register } from "tsx/esm/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYNTHETIC_ID_PREFIX } from "../../src/index.js";
@@ -27,6 +28,9 @@ import {
   type ViewMessage,
 } from "../../examples/chat-ui/page/front-ends.js";
 import { cancelledRunStatus, serverPackageVersion, streamsSubgraphsResumably } from "./server-lines.js";
+import { CLIENTS, frontEnd, type ClientName } from "../support/front-ends/clients.js";
+import { JOURNEYS, STOPS, journeyOf, sharedJourney, type Journey, type Stop } from "../support/front-ends/journeys.js";
+import { controllerThread, runsEnded, runsThread, streamController } from "../support/front-ends/server-thread.js";
 import {
   approvalRoundTrip,
   cancelledThread,
@@ -45,6 +49,8 @@ const VARIANTS = ["", "Factory", "Subgraph", "CreateAgent", "Approval", "Breakpo
 /** The agent on each strict profile: `rawOpenai`, `sanitizedOpenai`, … */
 const PROFILED = PROVIDER_PROFILES.map((p) => `${p[0]!.toUpperCase()}${p.slice(1)}`);
 const FOLLOW_UP = "Thanks, and tomorrow?";
+/** The front ends' journeys (fixtures/server-graphs.ts): a factory whose assistants pick the entry point. */
+const JOURNEY_GRAPHS = ["journey"] as const;
 const BROKEN = /bedrock 400/;
 /** The messages of an `updates` part, node by node. */
 const updateMessages = (data: unknown) =>
@@ -64,7 +70,10 @@ beforeAll(async () => {
   const { startServer } = await import("@langchain/langgraph-api/server");
   const cwd = mkdtempSync(join(tmpdir(), "sanitizer-langgraph-server-"));
   const graphs = Object.fromEntries(
-    [...VARIANTS, ...PROFILED].flatMap((v) => [`raw${v}`, `sanitized${v}`]).map((id) => [id, `${GRAPHS}:${id}`]),
+    [...[...VARIANTS, ...PROFILED].flatMap((v) => [`raw${v}`, `sanitized${v}`]), ...JOURNEY_GRAPHS].map((id) => [
+      id,
+      `${GRAPHS}:${id}`,
+    ]),
   );
   const server = await startServer({ port: 0, host: "127.0.0.1", nWorkers: 4, cwd, graphs });
   apiUrl = `http://${server.host}`;
@@ -375,5 +384,120 @@ describe(`sanitizeGraph on the Agent Server ${serverPackageVersion("api")} (star
         ["ai", "Let me check both cities. "],
       ],
     ]);
+  });
+});
+
+describe("every button after a Stop, as each front end sends it through its own SDK", () => {
+  /** The journey graph through `entry`, for `name`'s journeys only (its own stop switch). */
+  const assistantFor = async (entry: "raw" | "sanitized" | "middleware", name: ClientName) =>
+    (
+      await client.assistants.create({
+        graphId: "journey",
+        config: { configurable: { journey: `${entry}:${name}` } },
+      })
+    ).assistant_id;
+
+  /** A journey of `name` on a new thread of `assistant`, through the route and SDK the client uses. */
+  async function journeyOn(name: ClientName, assistant: string, journey: Journey, stop: Stop) {
+    const threadId = randomUUID();
+    const { stops, log } = sharedJourney(name);
+    // @langchain/react's useStream creates the thread with its first run.start; the others (react-langchain through
+    // the official example's `create`) create it first.
+    const v2 = name === "@langchain/react" || name === "assistant-ui (react-langchain)";
+    if (name !== "@langchain/react") await client.threads.create({ threadId });
+    const { api, dispose } = v2
+      ? await controllerThread(client, apiUrl, assistant, threadId)
+      : { api: runsThread(client, assistant, threadId, name), dispose: () => {} };
+    const page = frontEnd(name, api);
+    stops.onStop = () => page.stop();
+    try {
+      return await journeyOf(page, stops, log, { journey, stop }, () => runsEnded(client, threadId));
+    } finally {
+      dispose();
+    }
+  }
+
+  /**
+   * On 2.0, the server fails every run sent with `stream_subgraphs` (agent-chat-ui's and the AG-UI adapter's), raw
+   * graphs alike, and has no thread protocol (`/threads/{id}/commands`, which @langchain/react speaks): 404.
+   */
+  const servedOnThisLine = (name: ClientName) =>
+    streamsSubgraphsResumably() || name === "assistant-ui (react-langgraph)";
+
+  // Each client's journeys run one after another on graphs of its own; the clients run at once.
+  it.concurrent.each(CLIENTS.filter(servedOnThisLine))(
+    "%s: every journey, stopped mid-tool and mid-text, answered through sanitizeGraph on all five profiles at once; the next message rejected raw, answered through the middleware",
+    async (name) => {
+      const sanitized = await assistantFor("sanitized", name);
+      for (const stop of STOPS) {
+        for (const journey of JOURNEYS) {
+          const result = await journeyOn(name, sanitized, journey, stop);
+          if (!result.offered) continue;
+          expect(result.rejections, `${stop} ${journey}`).toEqual([]);
+          expect(result.answered, `${stop} ${journey}`).toBe(true);
+          if (stop === "mid-tool" && result.finishedResult !== "not in the request")
+            expect(result.finishedResult, journey).toBe(LOOKUP_RESULT);
+        }
+      }
+      const raw = await journeyOn(name, await assistantFor("raw", name), "next message", "mid-tool");
+      const middleware = await journeyOn(name, await assistantFor("middleware", name), "next message", "mid-tool");
+      // agent-chat-ui's Stop lets the run go on (onDisconnect "continue"): raw, its stubs answer the calls twice.
+      expect(raw.answered).toBe(false);
+      expect(middleware.rejections).toEqual([]);
+      expect(middleware.answered).toBe(true);
+    },
+    300_000,
+  );
+});
+
+describe.runIf(streamsSubgraphsResumably())("the thread protocol as @langchain/react 1.1 drives it", () => {
+  /** `submit(input, options)` on a new thread of `assistant`, one after another, then the thread's state. */
+  async function submitted(assistant: string, inputs: unknown[], options?: { multitaskStrategy?: string }) {
+    const threadId = randomUUID();
+    const controller = await streamController(apiUrl, assistant, threadId);
+    try {
+      for (const input of inputs) {
+        await controller.submit(input, options);
+        await runsEnded(client, threadId);
+      }
+      const state = await client.threads.getState(threadId);
+      return { messages: messagesOf(state.values).map((m) => [m.type, m.content]), next: state.next };
+    } finally {
+      controller.dispose?.();
+    }
+  }
+
+  it("new input while an interrupt is pending is folded into Command({ resume }) by the server, as on the raw graph", async () => {
+    const inputs = [human("Email Bob"), human("Actually, don't")];
+    const sanitized = await submitted("sanitizedApproval", inputs);
+    expect(sanitized).toEqual(await submitted("rawApproval", inputs));
+    // The new message resumed the interrupt: it is not in the history.
+    expect(sanitized.messages.map(([, content]) => content)).not.toContain("Actually, don't");
+  });
+
+  it('multitaskStrategy "rollback" while a tool runs: the second run waits for the first, as on the raw graph', async () => {
+    const run = async (entry: "raw" | "sanitized") => {
+      const key = `rollback-${entry}`;
+      const { stops } = sharedJourney(key);
+      const assistant = (
+        await client.assistants.create({ graphId: "journey", config: { configurable: { journey: `${entry}:${key}` } } })
+      ).assistant_id;
+      const threadId = randomUUID();
+      const controller = await streamController(apiUrl, assistant, threadId);
+      // The first run's `search` hangs until the server ends it; the second submit goes meanwhile.
+      stops.arm("mid-tool");
+      const pressed = new Promise<void>((resolve) => (stops.onStop = resolve));
+      const first = controller.submit(human(FIRST_QUESTION));
+      await pressed;
+      await controller.submit(human(FOLLOW_UP), { multitaskStrategy: "rollback" });
+      await first;
+      await runsEnded(client, threadId);
+      controller.dispose?.();
+      const state = await client.threads.getState(threadId);
+      return messagesOf(state.values).map((m) => [m.type, m.content]);
+    };
+    const sanitized = await run("sanitized");
+    expect(sanitized).toEqual(await run("raw"));
+    expect(sanitized.at(-1)).toEqual(["ai", [{ type: "text", text: "Happy to help with that." }]]);
   });
 });

@@ -11,16 +11,15 @@ import { sanitizeMessagesMiddleware } from "../../../src/middleware/index.js";
 import { buildAgent, type Agent } from "../graphs/agents.js";
 import { LOOKUP_RESULT } from "../graphs/scenarios.js";
 import { hangUntilAborted, type ToolFn } from "../graphs/react-graph.js";
-import { StrictChatModel } from "../graphs/strict-chat-model.js";
+import {
+  sleep,
+  StrictChatModel,
+  type ProviderRejection,
+  type StrictChatModelOptions,
+} from "../graphs/strict-chat-model.js";
 import type { ProviderProfile } from "../oracle/provider-rejections.js";
 import { FIRST_QUESTION, NOT_OFFERED, frontEnd, type ClientName, type FrontEnd } from "./clients.js";
-import {
-  inProcessThread,
-  type RunEnd,
-  type RunnableThreadGraph,
-  type ThreadApi,
-  type WireMessage,
-} from "./thread-api.js";
+import { inProcessThread, type RunEnd, type RunnableThreadGraph, type WireMessage } from "./thread-api.js";
 
 export const JOURNEYS = [
   "next message",
@@ -41,18 +40,78 @@ export const FOLLOW_UP = "Thanks, and tomorrow?";
 const text = (message: BaseMessage) => (typeof message.content === "string" ? message.content : message.text);
 const asksWeather = (message: BaseMessage) => message.type === "human" && /weather/i.test(text(message));
 
-/** A model and tools that stop the run where the journey is armed to: at the second token, or once `lookup` finished. */
-export function journeyParts(profile: ProviderProfile, onStop: () => void) {
-  let armed: Stop | undefined;
-  let lookupDone = () => {};
-  let lookupFinished = Promise.resolve();
-  const press = () => {
-    armed = undefined;
-    onStop();
+/**
+ * Where the running turn stops: armed for one stop, it presses `onStop` at the model's second token (mid-text) or
+ * once `lookup` finished and `search` started (mid-tool). One object per journey, or one a server's graphs share
+ * with the test (see `sharedStopSwitch`).
+ */
+export class StopSwitch {
+  armed: Stop | undefined;
+  onStop: () => void = () => {};
+  /** After `lookup` returned, for its writes to land before `search` stops the run. */
+  settleMs = 5;
+  /** A stopped `search` the run goes on with (a server that lets it: `onDisconnect: "continue"`) returns after this. */
+  goesOnMs = 200;
+  private lookupDone = () => {};
+  private lookupFinished = Promise.resolve();
+
+  arm(stop: Stop): void {
+    this.armed = stop;
+    this.lookupFinished = new Promise((resolve) => (this.lookupDone = resolve));
+  }
+
+  press(): void {
+    this.armed = undefined;
+    this.onStop();
+  }
+
+  /** The tools of the journeys' agent. */
+  readonly tools: Record<string, ToolFn> = {
+    search: async (_args, config) => {
+      if (this.armed !== "mid-tool") return "Paris: 15°C";
+      await this.lookupFinished;
+      this.press();
+      await Promise.race([hangUntilAborted(config.signal), sleep(this.goesOnMs, config.signal)]);
+      return "Paris: 15°C";
+    },
+    lookup: async () => {
+      setTimeout(this.lookupDone, this.settleMs);
+      return LOOKUP_RESULT;
+    },
   };
-  const model = new StrictChatModel({
+}
+
+/** What the Agent Server's graphs (in this process) share with the test that drives them through the SDK. */
+export interface SharedJourney {
+  stops: StopSwitch;
+  log: { seen: BaseMessage[][]; rejections: ProviderRejection[] };
+}
+
+const SHARED = Symbol.for("langgraph-checkpoint-sanitizer.test.journeys");
+
+/**
+ * One per key and process, whichever module copy asks first (the server imports the graphs apart from the test): a
+ * client's journeys on their own graphs, so that several clients' run at once.
+ */
+export function sharedJourney(key: string): SharedJourney {
+  const holder = globalThis as { [SHARED]?: Map<string, SharedJourney> };
+  const shared = (holder[SHARED] ??= new Map());
+  let journey = shared.get(key);
+  if (journey === undefined)
+    shared.set(key, (journey = { stops: new StopSwitch(), log: { seen: [], rejections: [] } }));
+  return journey;
+}
+
+/** The journeys' strict model: two parallel calls for a question about the weather, a plain answer otherwise. */
+export function journeyModel(
+  profile: ProviderProfile,
+  stops: StopSwitch,
+  options: Pick<StrictChatModelOptions, "judgedBy" | "log"> = {},
+) {
+  return new StrictChatModel({
     profile,
     rejectsPrefill: true,
+    ...options,
     script: (messages) => {
       const last = messages.at(-1)!;
       if (asksWeather(last))
@@ -66,27 +125,9 @@ export function journeyParts(profile: ProviderProfile, onStop: () => void) {
       return { content: last.type === "tool" ? "Paris is 15°C, Seoul is 12°C." : "Happy to help with that." };
     },
     onToken: (index) => {
-      if (armed === "mid-text" && index === 1) press();
+      if (stops.armed === "mid-text" && index === 1) stops.press();
     },
   });
-  const tools: Record<string, ToolFn> = {
-    search: async (_args, config) => {
-      if (armed !== "mid-tool") return "Paris: 15°C";
-      await lookupFinished;
-      press();
-      return hangUntilAborted(config.signal);
-    },
-    lookup: async () => {
-      // Let the sibling task's writes reach the saver before search stops the run.
-      setTimeout(lookupDone, 5);
-      return LOOKUP_RESULT;
-    },
-  };
-  const arm = (stop: Stop) => {
-    armed = stop;
-    lookupFinished = new Promise((resolve) => (lookupDone = resolve));
-  };
-  return { model, tools, arm };
 }
 
 /** `createAgent` on `saver` through `entry`. */
@@ -127,25 +168,36 @@ export interface JourneyOptions {
   emptyReload?: boolean;
   /** The sanitizer's options, for sanitizeGraph and the checkpointer. */
   sanitizer?: SanitizingCheckpointerOptions;
-  /** Another thread API than the in-process one (a server's, through the SDK). */
-  thread?: (agent: Agent) => ThreadApi;
 }
 
 /** One user's journey: a finished turn, a turn stopped at `stop`, the journey's button, one more message. */
 export async function runJourney(options: JourneyOptions): Promise<JourneyResult> {
-  const { client, journey, stop, entry, profile } = options;
-  // Stop is pressed from inside the run, after the page exists.
-  const parts = journeyParts(profile, () => page.stop());
-  const agent = agentThrough(entry, new MemorySaver(), parts, options.sanitizer);
+  const { client, entry, profile } = options;
+  const stops = new StopSwitch();
+  const model = journeyModel(profile, stops);
+  const agent = agentThrough(entry, new MemorySaver(), { model, tools: stops.tools }, options.sanitizer);
   const graph = agent.graph as unknown as RunnableThreadGraph;
-  const api = options.thread?.(agent) ?? inProcessThread(agent, graph, "thread", (resume) => new Command({ resume }));
-  const page: FrontEnd = frontEnd(client, api, { emptyReload: options.emptyReload });
+  const api = inProcessThread(agent, graph, "thread", (resume) => new Command({ resume }));
+  const page = frontEnd(client, api, { emptyReload: options.emptyReload });
+  stops.onStop = () => page.stop();
+  return journeyOf(page, stops, model, options);
+}
+
+/** The journey on `page`, whose model is `model` and whose turns `stops` stops, wherever they run. */
+export async function journeyOf(
+  page: FrontEnd,
+  stops: StopSwitch,
+  model: Pick<StrictChatModel, "seen" | "rejections">,
+  { journey, stop }: Pick<JourneyOptions, "journey" | "stop">,
+  /** Until a run the first Stop let go on has ended (a server's), so that only the second turn is stopped. */
+  settled: () => Promise<void> = async () => {},
+): Promise<JourneyResult> {
   const ends: (RunEnd | typeof NOT_OFFERED)[] = [];
   await expectEnd(page.send("Hello!"), "done");
-  parts.arm(stop);
+  stops.arm(stop);
   await expectEnd(page.send(FIRST_QUESTION), "stopped");
-  const seenBefore = parts.model.seen.length;
-  const rejectedBefore = parts.model.rejections.length;
+  const seenBefore = model.seen.length;
+  const rejectedBefore = model.rejections.length;
   switch (journey) {
     case "next message":
       break;
@@ -166,7 +218,8 @@ export async function runJourney(options: JourneyOptions): Promise<JourneyResult
       ends.push((await page.switchBranch()) ?? { ended: "done" });
       break;
     case "second stop": {
-      parts.arm(stop);
+      await settled();
+      stops.arm(stop);
       // Rejected before it could be stopped: the journey is not answered.
       const second = await page.send("And the weather in Rome?");
       if (second.ended === "done") throw new Error("the second turn was meant to be stopped");
@@ -176,8 +229,8 @@ export async function runJourney(options: JourneyOptions): Promise<JourneyResult
   }
   const offered = !ends.includes(NOT_OFFERED);
   if (offered) ends.push(await page.send(FOLLOW_UP));
-  const requests = parts.model.seen.slice(seenBefore);
-  const rejections = parts.model.rejections.slice(rejectedBefore).map((r) => r.message);
+  const requests = model.seen.slice(seenBefore);
+  const rejections = model.rejections.slice(rejectedBefore).map((r) => r.message);
   const answered =
     offered && rejections.length === 0 && ends.every((end) => end !== NOT_OFFERED && end.ended === "done");
   return { offered, answered, requests, rejections, finishedResult: finishedResult(requests.at(-1)), view: page.view };

@@ -45,6 +45,10 @@ export interface StrictChatModelOptions {
   tokenDelayMs?: number;
   /** As the newest models: a request that ends on a reply is rejected too (no assistant prefill). Default false. */
   rejectsPrefill?: boolean;
+  /** Rejects what any of these rejects, as one request sent to each would be. Default `[profile]`. */
+  judgedBy?: readonly ProviderProfile[];
+  /** Where `seen` and `rejections` go: a log shared with code that cannot reach the instance (a server's). */
+  log?: { seen: BaseMessage[][]; rejections: ProviderRejection[] };
 }
 
 /** Waits `ms`, or rejects as soon as `signal` aborts (and leaves no listener behind on `signal`). */
@@ -67,13 +71,15 @@ const LLM_TYPES: Record<ProviderProfile, string> = {
 
 export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
   /** Every history the model accepted or rejected, in order. */
-  readonly seen: BaseMessage[][] = [];
+  readonly seen: BaseMessage[][];
   /** The rejections it threw. */
-  readonly rejections: ProviderRejection[] = [];
+  readonly rejections: ProviderRejection[];
   private calls = 0;
 
   constructor(private readonly opts: StrictChatModelOptions) {
     super({});
+    this.seen = opts.log?.seen ?? [];
+    this.rejections = opts.log?.rejections ?? [];
   }
 
   // Called by the base constructor, before this class's fields exist. After it, the type of the real client of
@@ -89,11 +95,16 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
 
   private check(messages: BaseMessage[]): number {
     this.seen.push(messages);
-    const error =
-      providerError(this.opts.profile, messages) ??
-      (this.opts.rejectsPrefill ? requestEndError(this.opts.profile, messages) : undefined);
+    let error: string | undefined;
+    let by = this.opts.profile;
+    for (const profile of this.opts.judgedBy ?? [this.opts.profile]) {
+      error =
+        providerError(profile, messages) ?? (this.opts.rejectsPrefill ? requestEndError(profile, messages) : undefined);
+      by = profile;
+      if (error) break;
+    }
     if (error) {
-      const rejection = new ProviderRejection(this.opts.profile, error);
+      const rejection = new ProviderRejection(by, error);
       this.rejections.push(rejection);
       throw rejection;
     }
@@ -154,11 +165,12 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
         message: new AIMessageChunk({
           ...(id !== undefined ? { id } : {}),
           content: "",
+          // After the text's block, as providers number them: a chunk merges into the block of its index.
           tool_call_chunks: toolCalls.map((tc, index) => ({
             id: tc.id,
             name: tc.name,
             args: JSON.stringify(tc.args ?? {}),
-            index,
+            index: tokens.length > 0 ? index + 1 : index,
             type: "tool_call_chunk" as const,
           })),
         }),
