@@ -29,7 +29,8 @@ type Graph = Graphs[string];
 export function chatAssistants({ searchDelayMs = 3000 } = {}): Graphs {
   const approval = () => approvalAgent().compile() as unknown as Graph;
   return {
-    agent: sanitizeGraph(exampleAgent({ searchDelayMs })) as unknown as Graph,
+    // agent-chat-ui hides messages whose id starts so: on its page the sanitizer's own messages are not shown.
+    agent: sanitizeGraph(exampleAgent({ searchDelayMs }), { idPrefix: "do-not-render-" }) as unknown as Graph,
     "agent-raw": exampleAgent({ searchDelayMs }) as unknown as Graph,
     approval: sanitizeGraph(approval()),
     "approval-raw": approval(),

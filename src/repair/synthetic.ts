@@ -1,30 +1,8 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { idOf, roleOf } from "../messages/message-view.js";
+import { isSyntheticMessage, SYNTHETIC_ID_PREFIX } from "../messages/synthetic-ids.js";
 
-/** Ids derived from the neighbours' ids: repeated reads give identical messages, which the reducer merges by id. */
-export const SYNTHETIC_ID_PREFIX = "sanitizer-";
-
-/** `sanitizer-` and the kind of message, after the app's `idPrefix` if any. */
-const SYNTHETIC_ID = /^(?:[\w:.-]*[-_:.])?sanitizer-(?:result|reply|opening|between|continue)-/;
-
-/** A placeholder or a marker, whatever `idPrefix` it was inserted with. */
-export function isSyntheticMessage(message: unknown): boolean {
-  if (typeof message !== "object" || message === null) return false;
-  const id = idOf(message);
-  return id !== undefined && SYNTHETIC_ID.test(id);
-}
-
-/** @internal */
-export const isIdPrefix = (prefix: unknown): prefix is string =>
-  typeof prefix === "string" && (prefix === "" || /^[\w:.-]{0,63}[-_:.]$/.test(prefix));
-
-/** `message`, a fresh instance, under `prefix` + its id. @internal */
-export function withIdPrefix<T extends BaseMessage>(message: T, prefix: string): T {
-  if (prefix === "") return message;
-  message.id = `${prefix}${message.id}`;
-  message.lc_kwargs.id = message.id;
-  return message;
-}
+export { isIdPrefix, isSyntheticMessage, SYNTHETIC_ID_PREFIX, withIdPrefix } from "../messages/synthetic-ids.js";
 
 /** A marker stored as a SystemMessage (`bridgeRole: "system"`): it stands for the reply it marks. */
 export const isSystemBridge = (message: unknown): boolean =>

@@ -57,6 +57,8 @@ const FIRST = "Weather in Paris?";
 const NEXT = "And in Seoul?";
 const ANSWER = 'Here is what I found: three results for "And in Seoul?"';
 const PLACEHOLDER = "[No result was recorded for this tool call.]";
+const CLOSING = "Assistant · inserted by the sanitizer [No reply was recorded after these tool results.]";
+const EDITED = "Weather in Lyon?";
 /** The strict model's copy of Bedrock's error for a tool call left without its result. */
 const PROVIDER_ERROR = /^bedrock 400: Expected toolResult blocks at messages\.2\.content for the following Ids: \S+$/;
 
@@ -114,9 +116,18 @@ describe.skipIf(!chromiumFound)("the chat page (examples/chat-ui) in Chromium", 
     await page.waitForTimeout(300);
   }
 
-  /** The message list as the user reads it, one string per message. */
+  /** The message list as the user reads it, one string per message (the buttons on a message aside). */
   const transcript = async (page: Page) =>
-    (await page.getByTestId("message").allInnerTexts()).map((text) => text.replace(/\s+/g, " ").trim());
+    (
+      await page.getByTestId("message").evaluateAll((items) =>
+        items.map((item) =>
+          Array.from(item.children)
+            .filter((child) => child.tagName !== "BUTTON")
+            .map((child) => (child as HTMLElement).innerText)
+            .join(" "),
+        ),
+      )
+    ).map((text) => text.replace(/\s+/g, " ").trim());
 
   /**
    * Sends the next message and waits for the outcome the user sees: the answer, or the error banner. Returns the
@@ -136,7 +147,7 @@ describe.skipIf(!chromiumFound)("the chat page (examples/chat-ui) in Chromium", 
     `You ${FIRST}`,
     `Assistant Let me look that up. calls search({"query":"${FIRST}"})`,
     `Result of search · inserted by the sanitizer ${PLACEHOLDER}`,
-    "Assistant · inserted by the sanitizer [No reply was recorded after these tool results.]",
+    CLOSING,
     `You ${NEXT}`,
     `Assistant Let me look that up. calls search({"query":"${NEXT}"})`,
     `Result of search three results for "${NEXT}"`,
@@ -191,10 +202,45 @@ describe.skipIf(!chromiumFound)("the chat page (examples/chat-ui) in Chromium", 
 
     it("sanitized: the next message is answered, the stopped call answered once, by the page", async () => {
       const outcome = await stopThenType("agent");
-      // The page's own answer takes the placeholder's place; agent-chat-ui hides it, as it hides every stub.
-      const answer = client === "assistant-ui" ? ['Result of search {"cancelled":true}'] : [];
-      const [asked, call, , closing, ...next] = REPAIRED;
-      expect(outcome).toEqual({ error: "", messages: [asked, call, ...answer, closing, ...next] });
+      // The page's own answer takes the placeholder's place. agent-chat-ui hides it, as it hides every stub, and by
+      // its own rule the sanitizer's closing reply too (the example's `idPrefix: "do-not-render-"`).
+      const shown = client === "assistant-ui" ? ['Result of search {"cancelled":true}', CLOSING] : [];
+      const [asked, call, , , ...next] = REPAIRED;
+      expect(outcome).toEqual({ error: "", messages: [asked, call, ...shown, ...next] });
+    });
+
+    /** Stops the first turn while the tool runs; the page is ready for the next click once the run has ended. */
+    async function stopped() {
+      const page = await openChat("agent", client);
+      await askAndWaitForSearch(page);
+      await page.getByRole("button", { name: "Stop" }).click();
+      await runEnded(new URL(page.url()).searchParams.get("thread")!);
+      await page.getByRole("button", { name: "Send" }).and(page.locator(":enabled")).waitFor();
+      return page;
+    }
+
+    it("Regenerate the stopped reply, then one more message: both answered", async () => {
+      const page = await stopped();
+      await page.getByRole("button", { name: "Regenerate" }).click();
+      await page.getByText(`Here is what I found: three results for "${FIRST}"`).waitFor();
+      const outcome = await nextMessage(page);
+      expect(outcome.error).toBe("");
+      expect(outcome.messages.at(-1)).toBe(`Assistant ${ANSWER}`);
+    });
+
+    it("Edit the stopped question, then one more message: both answered", async () => {
+      const page = await stopped();
+      await page.getByRole("button", { name: "Edit" }).first().click();
+      await page.getByRole("textbox", { name: "Edited message" }).fill(EDITED);
+      await page.getByRole("button", { name: "Save" }).click();
+      await page.getByText(`Here is what I found: three results for "${EDITED}"`).waitFor();
+      const outcome = await nextMessage(page);
+      expect(outcome.error).toBe("");
+      expect(outcome.messages).toContain(`You ${EDITED}`);
+      expect(outcome.messages.at(-1)).toBe(`Assistant ${ANSWER}`);
+      // agent-chat-ui renders none of the sanitizer's messages (its own rule); the others mark them.
+      if (client === "agent-chat-ui")
+        expect(outcome.messages.join("\n")).not.toMatch(/\[No (reply|result) was recorded/);
     });
 
     it("raw: the page shows the provider's error", async () => {

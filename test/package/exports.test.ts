@@ -56,6 +56,16 @@ describe("package entry points", () => {
     expect(main).toBe("false");
   });
 
+  it("exposes isSyntheticMessage from the ./client subpath, for a chat page, loading no other package", () => {
+    const out = run([
+      "-e",
+      `const { isSyntheticMessage } = require("langgraph-checkpoint-sanitizer/client");
+       const loaded = Object.keys(require.cache).filter((f) => f.includes("/node_modules/"));
+       console.log(isSyntheticMessage({ id: "do-not-render-sanitizer-reply-h1" }), isSyntheticMessage({ id: "h1" }), loaded.length);`,
+    ]);
+    expect(out).toBe("true false 0");
+  });
+
   it("exports sanitizeGraph without loading langchain (graphs and agents are recognized by shape)", () => {
     const out = run([
       "-e",

@@ -8,7 +8,8 @@
 import type { Message } from "@langchain/langgraph-sdk";
 import { useStream } from "@langchain/langgraph-sdk/react";
 import { useRef, useState, type FormEvent } from "react";
-import { FRONT_ENDS, SUBMIT_OPTIONS, nextInput } from "./front-ends.js";
+import { isSyntheticMessage } from "langgraph-checkpoint-sanitizer/client";
+import { FRONT_ENDS, SUBMIT_OPTIONS, nextInput, reforkInput } from "./front-ends.js";
 
 const ASSISTANTS: Record<string, string> = {
   agent: "The example agent, through sanitizeGraph. Press Stop while it searches, then type again.",
@@ -16,9 +17,6 @@ const ASSISTANTS: Record<string, string> = {
   approval: "An agent that asks before it sends an email (interrupt()), through sanitizeGraph.",
   "approval-raw": "The same approval agent, raw.",
 };
-
-/** The ids of the messages the sanitizer inserts start with this (`SYNTHETIC_ID_PREFIX`). */
-const SYNTHETIC_PREFIX = "sanitizer-";
 
 interface State extends Record<string, unknown> {
   messages: Message[];
@@ -55,8 +53,15 @@ function describeError(error: unknown): string {
   return typeof error === "string" ? error : JSON.stringify(error);
 }
 
-function MessageItem({ message }: { message: Message }) {
-  const synthetic = message.id?.startsWith(SYNTHETIC_PREFIX) ?? false;
+/** What a person may do to a message: the buttons the chosen front end shows on it. */
+interface MessageActions {
+  regenerate?: () => void;
+  edit?: (text: string) => void;
+}
+
+function MessageItem({ message, actions }: { message: Message; actions: MessageActions }) {
+  const [editing, setEditing] = useState<string | null>(null);
+  const synthetic = isSyntheticMessage(message);
   const by = synthetic ? " · inserted by the sanitizer" : "";
   const who =
     message.type === "human"
@@ -68,13 +73,36 @@ function MessageItem({ message }: { message: Message }) {
   return (
     <li className={`message ${message.type}${synthetic ? " synthetic" : ""}`} data-testid="message">
       <span className="who">{who}</span>
-      {text && <p className="text">{text}</p>}
+      {editing === null ? (
+        text && <p className="text">{text}</p>
+      ) : (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            actions.edit?.(editing);
+            setEditing(null);
+          }}
+        >
+          <input aria-label="Edited message" value={editing} onChange={(event) => setEditing(event.target.value)} />
+          <button type="submit">Save</button>
+        </form>
+      )}
       {message.type === "ai" &&
         message.tool_calls?.map((call) => (
           <div className="call" key={call.id ?? call.name}>
             calls {call.name}({JSON.stringify(call.args)})
           </div>
         ))}
+      {actions.regenerate && (
+        <button type="button" onClick={actions.regenerate}>
+          Regenerate
+        </button>
+      )}
+      {actions.edit && editing === null && (
+        <button type="button" onClick={() => setEditing(text)}>
+          Edit
+        </button>
+      )}
     </li>
   );
 }
@@ -131,6 +159,38 @@ export function Chat() {
     });
   }
 
+  /**
+   * Regenerate and Edit as the front end sends them (front-ends.ts): agent-chat-ui from the parent of the message's
+   * first-seen checkpoint, assistant-ui from the newest checkpoint whose message ids are the ones before it.
+   */
+  async function refork(message: Message, text?: string) {
+    if (frontEnd === undefined || threadId === null) return;
+    const index = messages.indexOf(message);
+    const parent = stream.getMessagesMetadata(message, index)?.firstSeenState?.parent_checkpoint ?? undefined;
+    const { input, checkpoint } = await reforkInput(frontEnd, {
+      view: messages,
+      index,
+      text,
+      parent,
+      history: (limit) => stream.client.threads.getHistory(threadId, { limit }),
+    });
+    setActivity("");
+    // assistant-ui sends the checkpoint's id alone, which the SDK's type asks more of.
+    void stream.submit(input as { messages: Message[] }, {
+      ...SUBMIT_OPTIONS[frontEnd],
+      checkpoint: checkpoint as never,
+    });
+  }
+  const lastReply = messages.filter((m) => m.type === "ai").at(-1);
+  const actionsOf = (message: Message): MessageActions =>
+    frontEnd === undefined || stream.isLoading
+      ? {}
+      : message.type === "human"
+        ? { edit: (text) => void refork(message, text) }
+        : message === lastReply
+          ? { regenerate: () => void refork(message) }
+          : {};
+
   function resume(action: "approve" | "reject") {
     setActivity("");
     void stream.submit(undefined, { command: { resume: { action } }, onDisconnect: "cancel" });
@@ -154,7 +214,7 @@ export function Chat() {
       </p>
       <ol className="messages" aria-label="Messages">
         {messages.filter(shown).map((message, index) => (
-          <MessageItem key={message.id ?? index} message={message} />
+          <MessageItem key={message.id ?? index} message={message} actions={actionsOf(message)} />
         ))}
       </ol>
       {stream.error != null && (

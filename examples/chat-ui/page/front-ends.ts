@@ -46,7 +46,7 @@ export const SUBMIT_OPTIONS: Record<
 };
 
 /** agent-chat-ui's `ensureToolCallsHaveResponses`: only the very next message counts, whatever call it answers. */
-function agentChatUiStubs(view: readonly ViewMessage[]) {
+export function agentChatUiStubs(view: readonly ViewMessage[]) {
   return view.flatMap((message, index) => {
     if (message.type !== "ai" || message.tool_calls?.length === 0) return [];
     if (view[index + 1]?.type === "tool") return [];
@@ -61,7 +61,7 @@ function agentChatUiStubs(view: readonly ViewMessage[]) {
 }
 
 /** assistant-ui's `getPendingToolCalls`: calls of any AI message that no later tool message answers. */
-function assistantUiStubs(view: readonly ViewMessage[]) {
+export function assistantUiStubs(view: readonly ViewMessage[]) {
   const pending = new Map<string, { id: string; name: string }>();
   for (const message of view) {
     if (message.type === "ai")
@@ -101,3 +101,53 @@ export const frontendToolResult = (toolCallId: string, name: string, result: unk
     },
   ],
 });
+
+/** Both lists hold the same messages, by id, in order (assistant-ui's `matchesParentMessages`). */
+export const sameIds = (a: readonly ViewMessage[], b: readonly ViewMessage[]) =>
+  a.length === b.length && a.every((m, i) => m.id !== undefined && m.id === b[i]!.id);
+
+/** The user turn a reply answers: the messages up to it. */
+export function upToUserTurn(view: readonly ViewMessage[], reply: number): ViewMessage[] {
+  let user = reply - 1;
+  while (user >= 0 && view[user]!.type !== "human") user--;
+  return view.slice(0, user + 1);
+}
+
+/** A checkpoint as `getHistory` returns it. */
+interface HistoryState {
+  values: unknown;
+  checkpoint: { checkpoint_id?: string | null };
+}
+
+/** A checkpoint as the SDK takes it: agent-chat-ui sends `parent_checkpoint` as it got it. */
+type CheckpointRef = { checkpoint_id?: string | null };
+
+/**
+ * What `client` sends to regenerate the reply at `view[index]`, or to edit the user turn there to `text`: the input,
+ * and the checkpoint it forks from. agent-chat-ui: no input or the text (no id), from `parent`, the parent of the
+ * message's first-seen checkpoint (`getMessagesMetadata`). assistant-ui: `null` or the text (a new id), from the
+ * newest of the ten newest checkpoints whose message ids are those up to the user's turn, or those before the edit
+ * (the docs' `getCheckpointId`); none found, none sent.
+ */
+export async function reforkInput(
+  client: FrontEnd,
+  request: {
+    view: readonly ViewMessage[];
+    index: number;
+    text?: string;
+    parent?: CheckpointRef | null;
+    history(limit: number): Promise<HistoryState[]>;
+  },
+): Promise<{ input: unknown; checkpoint?: CheckpointRef }> {
+  const { view, index, text } = request;
+  if (client === "agent-chat-ui") {
+    const checkpoint = request.parent ?? undefined;
+    return { input: text === undefined ? undefined : { messages: [{ type: "human", content: text }] }, checkpoint };
+  }
+  const before = text === undefined ? upToUserTurn(view, index) : view.slice(0, index);
+  const states = await request.history(10);
+  const match = states.find((state) => sameIds((state.values as { messages?: ViewMessage[] }).messages ?? [], before));
+  const checkpoint = match && { checkpoint_id: match.checkpoint.checkpoint_id };
+  const human = { id: randomUUID().slice(0, 7), type: "human", content: text };
+  return { input: text === undefined ? null : { messages: [human] }, checkpoint };
+}
