@@ -11,7 +11,8 @@ import type { CleanedReply } from "./reply-cleaning.js";
 import { reportOf } from "./report.js";
 import { asHumanMessage, resultWith, rewriteCalls } from "./rewrite.js";
 import { boundaryBreak, messageRulesOf, TURN, type MessageUnit, type TurnCode } from "./rule-set.js";
-import { idOrPosition, isSyntheticMessage, isSystemBridge, withIdPrefix, type BridgeRole } from "./synthetic.js";
+import { isSyntheticMessage, withIdPrefix } from "../messages/synthetic-ids.js";
+import { idOrPosition, isSystemBridge, type BridgeRole } from "./synthetic.js";
 import { idOut, type InsertedResult, type KeptResult, type ToolResult, type Turn } from "./turn.js";
 import type { RepairContext } from "./well-formed.js";
 

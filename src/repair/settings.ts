@@ -2,7 +2,8 @@
 import { resolveMarkers, type MarkerOption, type MarkerTexts } from "./markers.js";
 import { goesToClaude, PROVIDER_RULE_NAMES, type ProviderRules } from "./provider-rules.js";
 import { ruleSetFor, type RuleSet } from "./rule-set.js";
-import { BRIDGE_ROLES, isIdPrefix, type BridgeRole } from "./synthetic.js";
+import { isIdPrefix } from "../messages/synthetic-ids.js";
+import { BRIDGE_ROLES, type BridgeRole } from "./synthetic.js";
 import { assertModelName, assertOneOf, assertOption, assertStore } from "./validate.js";
 
 /** Options of a repair that hold for every history it reads. */

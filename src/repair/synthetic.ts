@@ -2,7 +2,7 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import { idOf, roleOf } from "../messages/message-view.js";
 import { isSyntheticMessage, SYNTHETIC_ID_PREFIX } from "../messages/synthetic-ids.js";
 
-export { isIdPrefix, isSyntheticMessage, SYNTHETIC_ID_PREFIX, withIdPrefix } from "../messages/synthetic-ids.js";
+export { isSyntheticMessage, SYNTHETIC_ID_PREFIX } from "../messages/synthetic-ids.js";
 
 /** A marker stored as a SystemMessage (`bridgeRole: "system"`): it stands for the reply it marks. */
 export const isSystemBridge = (message: unknown): boolean =>

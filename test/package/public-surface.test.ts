@@ -59,6 +59,10 @@ const ENTRIES = {
     values: ["FastPostgresSaver", "PostgresUnavailableError"],
     types: ["FastPostgresSaverOptions"],
   },
+  "langgraph-checkpoint-sanitizer/client": {
+    values: ["SYNTHETIC_ID_PREFIX", "isSyntheticMessage"],
+    types: [],
+  },
 } as const;
 
 const run = (args: string[]) => execFileSync(process.execPath, args, { cwd: root, encoding: "utf8" }).trim();

@@ -31,9 +31,13 @@ export function inMemoryMetrics() {
   // Exports only when flushed: the test reads what was recorded up to then.
   const reader: MetricReader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
   const provider = new MeterProvider({ readers: [reader] });
+  let registered = false;
   return {
     provider,
-    register: () => metrics.setGlobalMeterProvider(provider),
+    register: () => {
+      registered = true;
+      return metrics.setGlobalMeterProvider(provider);
+    },
     /** Every data point recorded so far, by metric. */
     async points(): Promise<Point[]> {
       exporter.reset();
@@ -50,7 +54,11 @@ export function inMemoryMetrics() {
         ),
       );
     },
-    shutdown: () => provider.shutdown(),
+    /** Unregisters it too, when it was registered: the next test file (in the same worker) registers its own. */
+    async shutdown() {
+      await provider.shutdown();
+      if (registered) metrics.disable();
+    },
   };
 }
 
