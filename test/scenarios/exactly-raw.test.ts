@@ -91,8 +91,11 @@ interface Case {
 const chat = async (agent: Agent, ...texts: string[]) => {
   for (const text of texts) await agent.invoke({ messages: [new HumanMessage(text)] }, thread());
 };
-const confirmCall = async (agent: Agent) =>
-  ((await agent.graph.getState(thread())).values.messages as AIMessage[]).at(-1)!.tool_calls![0]!.id!;
+/** The page's result for the `confirm` call the run ended on. */
+const confirmed = async (agent: Agent) => {
+  const call = ((await agent.graph.getState(thread())).values.messages as AIMessage[]).at(-1)!.tool_calls![0]!;
+  return new ToolMessage({ content: '{"ok":true}', tool_call_id: call.id!, name: "confirm" });
+};
 
 const CASES: Record<string, Case> = {
   "{ messages: [] } at the checkpoint that ends on the user's message (assistant-ui's Reload, its docs' callbacks)": {
@@ -135,25 +138,11 @@ const CASES: Record<string, Case> = {
   },
   "a frontend tool's result alone": {
     setUp: (agent) => chat(agent, "Book a table"),
-    send: async (agent) => {
-      const result = new ToolMessage({
-        content: '{"ok":true}',
-        tool_call_id: await confirmCall(agent),
-        name: "confirm",
-      });
-      return agent.invoke({ messages: [result] }, thread());
-    },
+    send: async (agent) => agent.invoke({ messages: [await confirmed(agent)] }, thread()),
   },
   "a frontend tool's result with the next message": {
     setUp: (agent) => chat(agent, "Book a table"),
-    send: async (agent) => {
-      const result = new ToolMessage({
-        content: '{"ok":true}',
-        tool_call_id: await confirmCall(agent),
-        name: "confirm",
-      });
-      return agent.invoke({ messages: [result, new HumanMessage("Thanks!")] }, thread());
-    },
+    send: async (agent) => agent.invoke({ messages: [await confirmed(agent), new HumanMessage("Thanks!")] }, thread()),
   },
   "the state read sent back with the next message (CopilotKit's AG-UI adapter)": {
     setUp: (agent) => chat(agent, "Hello!", "Weather in Paris?"),

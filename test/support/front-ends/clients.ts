@@ -24,6 +24,12 @@
  *   client's messages the state lacks; Stop is `runs.cancel`, after which the transcript is the state's messages;
  *   Regenerate (`reloadMessages`) sends the state's messages alone; an edited message goes out with a new id.
  */
+import {
+  agentChatUiStubs,
+  assistantUiStubs,
+  sameIds,
+  upToUserTurn,
+} from "../../../examples/chat-ui/page/front-ends.js";
 import { FIRST_QUESTION } from "../graphs/agent-model.js";
 import type { RunEnd, Snapshot, StreamEvent, StreamMode, ThreadApi, WireMessage } from "./thread-api.js";
 
@@ -43,38 +49,6 @@ const uuid = () => globalThis.crypto.randomUUID();
 /** assistant-ui's `generateId`: 7 characters of [0-9A-Za-z]. */
 const nanoid = () => uuid().replace(/-/g, "").slice(0, 7);
 const ids = (messages: readonly WireMessage[]) => messages.map((m) => m.id);
-const sameIds = (a: readonly WireMessage[], b: readonly WireMessage[]) =>
-  a.length === b.length && a.every((m, i) => m.id !== undefined && m.id === b[i]!.id);
-
-/** agent-chat-ui's `ensureToolCallsHaveResponses`: only the very next message counts, whatever call it answers. */
-export function agentChatUiStubs(view: readonly WireMessage[]): WireMessage[] {
-  return view.flatMap((message, index) => {
-    if (message.type !== "ai" || !message.tool_calls?.length || view[index + 1]?.type === "tool") return [];
-    return message.tool_calls.map((call) => ({
-      type: "tool",
-      tool_call_id: call.id ?? "",
-      id: `do-not-render-${uuid()}`,
-      name: call.name,
-      content: "Successfully handled tool call.",
-    }));
-  });
-}
-
-/** assistant-ui's `getPendingToolCalls` and `createToolCallCancellationStub`: every call no later result answers. */
-export function assistantUiStubs(view: readonly WireMessage[]): WireMessage[] {
-  const pending = new Map<string, string>();
-  for (const message of view) {
-    if (message.type === "ai") for (const call of message.tool_calls ?? []) pending.set(call.id ?? "", call.name);
-    if (message.type === "tool") pending.delete(message.tool_call_id ?? "");
-  }
-  return [...pending].map(([id, name]) => ({
-    type: "tool",
-    name,
-    tool_call_id: id,
-    content: JSON.stringify({ cancelled: true }),
-    status: "error",
-  }));
-}
 
 /** Messages known from token chunks only: a partial reply the store may never get. */
 const streamedOnly = new WeakSet<WireMessage>();
@@ -238,10 +212,7 @@ abstract class AssistantUi implements FrontEnd {
   async regenerate() {
     const reply = lastReply(this.view);
     if (reply === undefined) return NOT_OFFERED;
-    const at = this.view.indexOf(reply);
-    let user = at - 1;
-    while (user >= 0 && this.view[user]!.type !== "human") user--;
-    const truncated = this.view.slice(0, user + 1);
+    const truncated = upToUserTurn(this.view, this.view.indexOf(reply)) as WireMessage[];
     const checkpoint = await this.checkpointHolding(truncated, reply);
     if (checkpoint === null) return NOT_OFFERED;
     this.view = truncated;

@@ -10,6 +10,7 @@ import { SanitizingCheckpointer, sanitizeGraph, type SanitizingCheckpointerOptio
 import { sanitizeMessagesMiddleware } from "../../../src/middleware/index.js";
 import { buildAgent, type Agent } from "../graphs/agents.js";
 import { LOOKUP_RESULT } from "../graphs/scenarios.js";
+import { TWO_CALLS, plainReply } from "../graphs/agent-model.js";
 import { hangUntilAborted, type ToolFn } from "../graphs/react-graph.js";
 import {
   sleep,
@@ -114,15 +115,7 @@ export function journeyModel(
     ...options,
     script: (messages) => {
       const last = messages.at(-1)!;
-      if (asksWeather(last))
-        return {
-          content: "Let me check both cities. ",
-          toolCalls: [
-            { name: "search", args: { city: "Paris" } },
-            { name: "lookup", args: { city: "Seoul" } },
-          ],
-        };
-      return { content: last.type === "tool" ? "Paris is 15°C, Seoul is 12°C." : "Happy to help with that." };
+      return asksWeather(last) ? TWO_CALLS : plainReply(last);
     },
     onToken: (index) => {
       if (stops.armed === "mid-text" && index === 1) stops.press();

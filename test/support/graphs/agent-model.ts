@@ -4,9 +4,23 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ProviderProfile } from "../oracle/provider-rejections.js";
-import { StrictChatModel } from "./strict-chat-model.js";
+import { StrictChatModel, type ScriptedReply } from "./strict-chat-model.js";
 
 export const FIRST_QUESTION = "What is the weather in Paris and Seoul?";
+
+/** The reply to a question about the weather: two parallel calls. */
+export const TWO_CALLS: ScriptedReply = {
+  content: "Let me check both cities. ",
+  toolCalls: [
+    { name: "search", args: { city: "Paris" } },
+    { name: "lookup", args: { city: "Seoul" } },
+  ],
+};
+
+/** The reply to anything else: the answer after the results, a plain one otherwise. */
+export const plainReply = (last: BaseMessage): ScriptedReply => ({
+  content: last.type === "tool" ? "Paris is 15°C, Seoul is 12°C." : "Happy to help with that.",
+});
 
 /** A model that calls two tools for the first question and answers plainly otherwise. */
 export function agentModel(
@@ -20,16 +34,7 @@ export function agentModel(
     onReply,
     script: (messages: BaseMessage[]) => {
       const last = messages.at(-1)!;
-      if (last.type === "human" && last.content === FIRST_QUESTION) {
-        return {
-          content: "Let me check both cities. ",
-          toolCalls: [
-            { name: "search", args: { city: "Paris" } },
-            { name: "lookup", args: { city: "Seoul" } },
-          ],
-        };
-      }
-      return { content: last.type === "tool" ? "Paris is 15°C, Seoul is 12°C." : "Happy to help with that." };
+      return last.type === "human" && last.content === FIRST_QUESTION ? TWO_CALLS : plainReply(last);
     },
   });
 }
