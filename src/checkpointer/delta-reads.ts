@@ -7,7 +7,7 @@ import { repairWith, type TailMode } from "../repair/repair-messages.js";
 import { findTailStart, lastTurnUnclosed } from "../repair/tail.js";
 import { deltaMessageChannels, withLists, type DeltaMessages } from "./delta-history.js";
 import { repairList } from "./guarded-call.js";
-import { repairWithInput, storedInputList } from "./run-input.js";
+import { repairWithInput, rewriteList, storedInputList } from "./run-input.js";
 import type { ReadDecision, ReadDecisions } from "./read-decisions.js";
 import type { ChannelRepairs, TupleRepairSettings } from "./sanitize-tuple.js";
 import type { ReadTally } from "./span-attributes.js";
@@ -103,7 +103,7 @@ export class DeltaReads {
         withInput?.result ??
         repairList(list, this.settings.repair, decision.tail, recovered, decision.interrupted === true);
       if (earlier.length === 0 && result.repairs.length === 0) continue;
-      if (withInput) input!.splice(0, input!.length, ...withInput.input);
+      if (withInput) rewriteList(input!, withInput.input);
       const read = withInput ? withInput.stored : result.messages;
       if (read !== messages) lists.set(channel, [...read]);
       repaired.push({ channel, repairs: [...earlier, ...result.repairs] });

@@ -68,6 +68,13 @@ function merge(stored: readonly unknown[], list: readonly unknown[]) {
   return { messages, inputStart: stored.length, head: [], replacing };
 }
 
+/** Rewrites the run's own copy of an input list in place (the input the run applies holds that array). */
+export function rewriteList(list: unknown[], messages: readonly unknown[]): void {
+  if (messages === list) return;
+  list.length = 0;
+  for (const message of messages) list.push(message);
+}
+
 /** The stored list as the read returns it, the input as the run applies it, and what was repaired. */
 export interface InputRepair {
   stored: readonly unknown[];

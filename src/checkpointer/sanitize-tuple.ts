@@ -4,7 +4,7 @@ import type { Repair } from "../repair/patterns.js";
 import type { RepairSettings } from "../repair/settings.js";
 import type { TailMode } from "../repair/repair-messages.js";
 import { repairList } from "./guarded-call.js";
-import { repairWithInput, type InputLists } from "./run-input.js";
+import { repairWithInput, rewriteList, type InputLists } from "./run-input.js";
 import { strandedResults, withoutUsedWrites } from "./stranded-results.js";
 import { hasPendingInterrupt } from "./thread-state.js";
 
@@ -52,8 +52,8 @@ export function sanitizeTuple(
     const withInput = list && repairWithInput(storedList, list, settings.repair, tail, recoveredResults);
     if (list !== undefined) lists!.delete(channel);
     const result = withInput?.result ?? repairList(storedList, settings.repair, tail, recoveredResults, interrupted);
-    if (result.messages === storedList) continue;
-    if (withInput) list!.splice(0, list!.length, ...withInput.input);
+    if (result.repairs.length === 0) continue;
+    if (withInput) rewriteList(list!, withInput.input);
     const messages = withInput ? withInput.stored : result.messages;
     if (messages !== storedList) {
       repairedValues ??= { ...values };
@@ -90,8 +90,8 @@ export function sanitizeInput(lists: InputLists, settings: TupleRepairSettings):
   for (const channel of settings.channels ?? lists.keys()) {
     const list = lists.get(channel);
     const withInput = list && repairWithInput([], list, settings.repair, "finished");
-    if (!withInput || withInput.input === list) continue;
-    list!.splice(0, list!.length, ...withInput.input);
+    if (!withInput || withInput.result.repairs.length === 0) continue;
+    rewriteList(list!, withInput.input);
     repaired.push({ channel, repairs: withInput.result.repairs });
   }
   return repaired;
