@@ -35,6 +35,7 @@ import { OperationSpans, SPAN_ATTRIBUTES, type OperationSpan } from "../telemetr
 import type { TelemetryOption } from "../telemetry/telemetry-option.js";
 import { ReadReports, type RepairEvent } from "./read-reports.js";
 import { foundAttributes, historyAttributes, putAttributes, ReadTally, writesAttributes } from "./span-attributes.js";
+import { prune, type PruneOptions, type PruneReport } from "../retention/prune.js";
 
 export type { RepairEvent };
 
@@ -273,6 +274,15 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
 
   override getNextVersion(current: V | undefined): V {
     return this.inner.getNextVersion(current);
+  }
+
+  /**
+   * `prune` on the wrapped saver (docs/retention.md).
+   * @throws PruneNotSupportedError naming the wrapped saver when it is none of IORedisSaver, FastPostgresSaver,
+   *   PostgresSaver and SqliteSaver
+   */
+  prune(options: PruneOptions): Promise<PruneReport> {
+    return prune(this.inner, options);
   }
 
   /** Delta channels are rebuilt from this, so it is repaired too, with the tail the read of that checkpoint decided. */
