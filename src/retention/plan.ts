@@ -52,6 +52,15 @@ class ThreadCheckpoints {
     return this.get(head.checkpointNs, head.parentId);
   }
 
+  /** Parent, grandparent and on; a store whose links loop (a corrupt one) ends the walk where it repeats. */
+  *ancestors(head: CheckpointHead): Generator<CheckpointHead> {
+    const seen = new Set([head]);
+    for (let at = this.parent(head); at !== undefined && !seen.has(at); at = this.parent(at)) {
+      seen.add(at);
+      yield at;
+    }
+  }
+
   /** The parent checkpoint a task's namespace belongs to, when it is stored. */
   owner(ns: string): CheckpointHead | undefined {
     if (!belongsToTask(ns)) return undefined;
@@ -86,7 +95,7 @@ class KeptSet {
   /** A delta channel is rebuilt from the writes of each ancestor up to the nearest that holds its value. */
   private keepDeltaChains(head: CheckpointHead): void {
     for (const channel of head.deltaChannels) {
-      for (let at = this.thread.parent(head); at !== undefined; at = this.thread.parent(at)) {
+      for (const at of this.thread.ancestors(head)) {
         this.keep(at);
         if (!at.deltaChannels.includes(channel)) break;
       }
@@ -126,9 +135,8 @@ function isPromised(head: CheckpointHead, rank: number, policy: RetentionPolicy,
 
 /** The nearest kept ancestor along the stored parent links. */
 function keptAncestor(thread: ThreadCheckpoints, kept: Set<CheckpointHead>, head: CheckpointHead): string | null {
-  let at = thread.parent(head);
-  while (at !== undefined && !kept.has(at)) at = thread.parent(at);
-  return at?.checkpointId ?? null;
+  for (const at of thread.ancestors(head)) if (kept.has(at)) return at.checkpointId;
+  return null;
 }
 
 const blobKey = (ns: string, channel: string, version: string | number) =>

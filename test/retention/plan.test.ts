@@ -187,6 +187,16 @@ describe("planRetention", () => {
     expect(relinks(plan(named, 3))).toEqual(["c04 -> c01", "c05 -> c01"]);
   });
 
+  it("ends its walks on a store whose parent links loop", () => {
+    const looped = thread([
+      head("c01", "c03", { deltaChannels: ["messages"] }),
+      ...line(3, () => ({ deltaChannels: ["messages"] })).slice(1),
+    ]);
+    expect(keptIds(looped, plan(looped, 1))).toEqual(["/c01", "/c02", "/c03"]);
+    const self = thread([head("c01", null), head("c02", "c02", { pendingTasks: true })]);
+    expect(plan(self, 1).relink).toEqual([]);
+  });
+
   it("removes a value only when no kept checkpoint of its namespace refers to its version", () => {
     const versions = ["1", "1", "2", "3"];
     const history = thread(
@@ -199,5 +209,140 @@ describe("planRetention", () => {
     );
     const removed = plan(history, 2).blobs.map((b) => `${b.checkpointNs}/${b.channel}@${b.version}`);
     expect(removed.sort()).toEqual(["/branch:to:agent@1", "/branch:to:agent@2", "/messages@1", "other/messages@3"]);
+  });
+});
+
+/** A random thread: a root history with forks, delta channels and stops, subgraph namespaces, values by version. */
+const randomThread = fc
+  .record({
+    size: fc.integer({ min: 1, max: 25 }),
+    delta: fc.boolean(),
+    seed: fc.array(
+      fc.record({
+        fork: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        source: fc.constantFrom("input", "loop", "loop", "loop", "update"),
+        snapshot: fc.boolean(),
+        legacy: fc.boolean(),
+        sends: fc.boolean(),
+        version: fc.integer({ min: 1, max: 5 }),
+      }),
+      { minLength: 25, maxLength: 25 },
+    ),
+    pending: fc.constantFrom(true, false, undefined),
+    subgraphs: fc.array(
+      fc.record({ task: fc.boolean(), size: fc.integer({ min: 1, max: 5 }), owner: fc.integer({ min: 0, max: 30 }) }),
+      { maxLength: 3 },
+    ),
+  })
+  .map(({ size, delta, seed, pending, subgraphs }): ThreadHistory => {
+    const ids = Array.from({ length: size }, (_, i) => idAt(60 - 2 * i, i));
+    const root = ids.map((id, i) => {
+      const s = seed[i]!;
+      const parent = i === 0 ? null : ids[s.fork < 0.85 ? i - 1 : Math.floor(s.fork * i)]!;
+      return head(id, parent, {
+        source: s.source,
+        deltaChannels: delta && !s.snapshot ? ["messages"] : [],
+        format: s.legacy ? 3 : 4,
+        sends: s.sends,
+        pendingTasks: i === size - 1 ? pending : undefined,
+        channelVersions: { messages: String(s.version) },
+      });
+    });
+    const namespaces = subgraphs.flatMap((sub, n) => {
+      const ns = sub.task ? `agent:task-${n}` : `agent${n}`;
+      // An owner past the root's last checkpoint stands for one that is not stored.
+      const owner = sub.owner < size ? ids[sub.owner]! : "missing";
+      return Array.from({ length: sub.size }, (_, i) =>
+        head(`${ns}-${i}`, i === 0 ? null : `${ns}-${i - 1}`, { checkpointNs: ns, parents: { "": owner } }),
+      );
+    });
+    const blobs = ["1", "2", "3", "4", "5", "6"].map((version) => ({
+      checkpointNs: "",
+      channel: "messages",
+      version,
+      bytes: 1,
+    }));
+    return { threadId: "t", checkpoints: [...root, ...namespaces], blobs };
+  });
+
+const randomPolicy = fc.record({
+  keepLast: fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }),
+  olderThan: fc.option(
+    fc.integer({ min: 0, max: 70 }).map((days) => days * DAY),
+    { nil: undefined },
+  ),
+});
+
+describe("planRetention on random threads", () => {
+  it("keeps what it promises and what reads of it need, relinks past what goes, and removes only the rest", () => {
+    fc.assert(
+      fc.property(randomThread, randomPolicy, (history, policy) => {
+        const result = planRetention(history, policy, NOW);
+        const removed = new Set(result.remove);
+        const kept = new Set(history.checkpoints.filter((h) => !removed.has(h)));
+        expect(kept.size + removed.size).toBe(history.checkpoints.length);
+        expect(result.kept).toBe(kept.size);
+        const byNs = new Map<string, CheckpointHead[]>();
+        for (const h of history.checkpoints) byNs.set(h.checkpointNs, [...(byNs.get(h.checkpointNs) ?? []), h]);
+        const find = (ns: string, id: string | null) => byNs.get(ns)?.find((h) => h.checkpointId === id);
+        const parent = (h: CheckpointHead) => find(h.checkpointNs, h.parentId);
+
+        for (const [ns, heads] of byNs) {
+          const newestFirst = [...heads].sort((a, b) => (a.checkpointId < b.checkpointId ? 1 : -1));
+          const owner = ns.includes(":") ? find("", newestFirst[0]!.parents[""] ?? null) : undefined;
+          // A namespace lives with its owner; the root and checkpointer: true subgraphs always.
+          const alive = owner === undefined || kept.has(owner);
+          expect(kept.has(newestFirst[0]!)).toBe(alive);
+          if (!alive) {
+            expect(heads.every((h) => removed.has(h))).toBe(true);
+            expect(result.namespaces).toContain(ns);
+            continue;
+          }
+          if (owner !== undefined) {
+            // A task's namespace never keeps the checkpoint it belongs to: without it, that one is kept alike.
+            const without = { ...history, checkpoints: history.checkpoints.filter((h) => h.checkpointNs !== ns) };
+            expect(planRetention(without, policy, NOW).remove).not.toContain(owner);
+          }
+          newestFirst.forEach((h, rank) => {
+            const made = checkpointTime(h.checkpointId)!;
+            if (policy.keepLast !== undefined && rank < policy.keepLast) expect(kept.has(h)).toBe(true);
+            if (policy.olderThan !== undefined && NOW - made < policy.olderThan) expect(kept.has(h)).toBe(true);
+          });
+          const newest = newestFirst[0]!;
+          if (newest.source === "loop" && newest.pendingTasks !== false && parent(newest))
+            expect(kept.has(parent(newest)!)).toBe(true);
+          let at = newest;
+          for (let n = 0; n < 8 && at.source === "input" && parent(at); n++)
+            expect(kept.has((at = parent(at)!))).toBe(true);
+        }
+        for (const h of kept) {
+          for (let at = parent(h); at && h.deltaChannels.length > 0; at = parent(at)) {
+            expect(kept.has(at)).toBe(true);
+            if (at.deltaChannels.length === 0) break;
+          }
+          if (h.format! < 4 && parent(h)?.sends) expect(kept.has(parent(h)!)).toBe(true);
+          const named = find("", h.parents[""] ?? null);
+          if (named) expect(kept.has(named)).toBe(true);
+        }
+        // Every kept checkpoint names a kept parent, its nearest kept ancestor, or none.
+        const relinks = new Map(result.relink.map((r) => [r.head, r.parentId]));
+        for (const h of kept) {
+          const stored = parent(h);
+          if (stored === undefined || kept.has(stored)) {
+            expect(relinks.has(h)).toBe(false);
+            continue;
+          }
+          let ancestor: CheckpointHead | undefined = stored;
+          while (ancestor && !kept.has(ancestor)) ancestor = parent(ancestor);
+          expect(relinks.get(h)).toBe(ancestor?.checkpointId ?? null);
+        }
+        expect(result.relink).toHaveLength(relinks.size);
+        const referenced = new Set([...kept].map((h) => h.channelVersions?.messages).filter((v) => v !== undefined));
+        expect(result.blobs.map((b) => b.version).sort()).toEqual(
+          history.blobs.map((b) => b.version).filter((v) => !referenced.has(v)),
+        );
+      }),
+      RUNS,
+    );
   });
 });
