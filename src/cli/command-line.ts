@@ -1,6 +1,6 @@
 /** What the commands share: the store flags, the exit codes, the stopped run's report, and ids printed safely. */
 import { readFileSync } from "node:fs";
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { ParseArgsConfig } from "node:util";
 import { DoctorStoreError, DoctorUsageError, type OpenStore } from "./store.js";
 import { openPostgres } from "./stores/postgres.js";
 import { openRedis } from "./stores/redis.js";
@@ -43,10 +43,10 @@ export const COMMON_OPTIONS = {
 
 export type StoreKind = "sqlite" | "postgres" | "redis";
 
-/** `argv` after the command's name, by its options; a usage error names what is wrong. */
-export function parseFlags<O extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: O) {
+/** `parse()` (Node's `parseArgs` of a command's flags), its errors turned into usage errors naming what is wrong. */
+export function withUsageErrors<T>(parse: () => T): T {
   try {
-    return parseArgs({ args: argv, options, allowPositionals: false, strict: true }).values;
+    return parse();
   } catch (error) {
     throw new DoctorUsageError((error as Error).message.split("\n")[0]!.replace(/\. To specify a positional.*$/, ""));
   }

@@ -1,4 +1,5 @@
 /** `doctor`: finds broken threads in a store, and with `--fix` stores their repair. */
+import { parseArgs } from "node:util";
 import {
   InvalidOptionError,
   PATTERNS,
@@ -11,7 +12,7 @@ import {
 import {
   COMMON_OPTIONS,
   SIGNAL_EXIT,
-  parseFlags,
+  withUsageErrors,
   printable,
   shellArgument,
   stoppedIn,
@@ -40,7 +41,7 @@ const OPTIONS = {
 } as const;
 
 function parse(argv: string[]) {
-  const values = parseFlags(argv, OPTIONS);
+  const { values } = withUsageErrors(() => parseArgs({ args: argv, options: OPTIONS, strict: true }));
   const store = storeKind(values);
   let limit: number | undefined;
   if (values.limit !== undefined) {

@@ -1,10 +1,11 @@
 /** `prune`: removes old checkpoints from a store, keeping what reads need; a dry run unless `--apply`. */
+import { parseArgs } from "node:util";
 import { prune, type PruneProgress, type PruneReport, type PrunedThread } from "../index.js";
 import { parseDuration } from "../retention/options.js";
 import {
   COMMON_OPTIONS,
   SIGNAL_EXIT,
-  parseFlags,
+  withUsageErrors,
   shellArgument,
   stoppedIn,
   storeKind,
@@ -22,7 +23,7 @@ const OPTIONS = {
 } as const;
 
 function parse(argv: string[]) {
-  const values = parseFlags(argv, OPTIONS);
+  const { values } = withUsageErrors(() => parseArgs({ args: argv, options: OPTIONS, strict: true }));
   const store = storeKind(values);
   const keepLast = values["keep-last"] === undefined ? undefined : Number(values["keep-last"]);
   if (keepLast !== undefined && !(Number.isInteger(keepLast) && keepLast > 0))
@@ -51,7 +52,7 @@ function size(bytes: number): string {
 const plural = (n: number, one: string, many = `${one}s`) => `${number(n)} ${n === 1 ? one : many}`;
 
 function policy({ keepLast, olderThan }: PruneReport, age: string | undefined): string {
-  const newest = keepLast === undefined ? "the newest checkpoint" : `the newest ${plural(keepLast, "checkpoint")}`;
+  const newest = (keepLast ?? 1) === 1 ? "the newest checkpoint" : `the newest ${plural(keepLast!, "checkpoint")}`;
   return `keeping ${newest} of each thread namespace${olderThan === undefined ? "" : ` and those newer than ${age}`}`;
 }
 
