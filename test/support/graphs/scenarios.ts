@@ -178,10 +178,11 @@ export async function cancelledAfterInput(
   wrap: (saver: BaseCheckpointSaver) => BaseCheckpointSaver,
   thread: string,
   text = "Are you there?",
+  field?: MessagesField,
 ): Promise<unknown> {
   const stop = new AbortController();
   const tools = { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT };
-  const graph = reactGraph({ model: agentModel("openai"), tools, fanOut: "send" }).compile(
+  const graph = reactGraph({ model: agentModel("openai"), tools, fanOut: "send", field }).compile(
     wrap(stoppingAfterInput(saver, stop)),
   );
   return cancelled(`the turn after its input on ${thread}`, "its input checkpoint", () =>
