@@ -17,12 +17,9 @@ import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langcha
 import { END, interrupt, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import type { BaseCheckpointSaver, Checkpoint } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import type { Redis } from "ioredis";
 import type pg from "pg";
 import type { IORedisSaver } from "../src/redis/index.js";
@@ -33,6 +30,7 @@ import { fastPostgresFactory, redisFactory } from "../test/support/savers/savers
 import { postgresCopies, redisCopies, sqliteCopies } from "../test/support/savers/thread-copies.js";
 import { FIRST_QUESTION, agentModel, cancelFirstTurn, nextTurn } from "../test/support/graphs/scenarios.js";
 import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "../test/support/servers/services.js";
+import { binRun, load, median, timed } from "./cli-process.js";
 
 const runsFlag = process.argv.indexOf("--runs");
 const RUNS = runsFlag === -1 ? 3 : Number(process.argv[runsFlag + 1]);
@@ -185,30 +183,8 @@ async function redisBackend(): Promise<Backend> {
   };
 }
 
-const run = promisify(execFile);
-/** The built bin, as `npx langgraph-checkpoint-sanitizer` runs it (`npm run bench:doctor` builds it first). */
-const main = fileURLToPath(new URL("../dist/esm/cli/main.js", import.meta.url));
-
 /** One dry run of the doctor as its own process: wall seconds, peak resident MB, and what it reported. */
-async function doctor(args: string[]) {
-  const { stdout, stderr } = await run(
-    "/usr/bin/time",
-    ["-f", "%e %M", process.execPath, main, "doctor", ...args, "--json", "--quiet"],
-    { maxBuffer: 1 << 30 },
-  ).catch((e: { stdout: string; stderr: string; code: number }) => (e.code === 1 ? e : Promise.reject(e)));
-  const [seconds, kb] = stderr.trim().split("\n").at(-1)!.split(" ").map(Number);
-  const report = JSON.parse(stdout) as { scanned: number; broken: number; paused: number };
-  return { seconds: seconds!, mb: kb! / 1024, report };
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
-  const start = performance.now();
-  const result = await work();
-  return [(performance.now() - start) / 1000, result];
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const load = () => loadavg()[0]!.toFixed(1);
+const doctor = (args: string[]) => binRun<{ scanned: number; broken: number; paused: number }>("doctor", args);
 
 const opens: [string, () => Promise<Backend>, "postgres" | "redis" | undefined][] = [
   ["Postgres", postgresBackend, "postgres"],
