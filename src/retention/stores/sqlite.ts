@@ -17,14 +17,9 @@ const PENDING = `exists (select 1 from json_each(${asText("c.checkpoint")}, '$.c
   where substr(v.key, 1, 10) = 'branch:to:' or v.key = '__start__' or substr(v.key, 1, 5) = 'join:'
     or (v.key = '__pregel_tasks' and (v.type <> 'array' or json_array_length(v.value) > 0)))`;
 
-/** The format matters only under a parent that sent (`Send`): read it there alone, the checkpoint's JSON parsed. */
-const PARENT_SENT = `c.parent_checkpoint_id is not null and exists (select 1 from writes as p
-  where p.thread_id = c.thread_id and p.checkpoint_ns = c.checkpoint_ns and p.checkpoint_id = c.parent_checkpoint_id
-    and p.channel = '__pregel_tasks')`;
-
 const READ = `with batch(thread_id) as (select value from json_each(?)),
-w as (
-  select thread_id, checkpoint_ns, checkpoint_id, count(*) as writes, sum(octet_length(value)) as bytes,
+w as materialized (
+  select thread_id, checkpoint_ns, checkpoint_id, count(*) as writes, sum(length(value)) as bytes,
     max(channel = '__pregel_tasks') as sends
   from writes where thread_id in (select thread_id from batch) group by thread_id, checkpoint_ns, checkpoint_id
 ),
@@ -34,12 +29,16 @@ c as (
 )
 select c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_checkpoint_id, c.type,
   case when ${isJson("c")} then ${asText("c.metadata")} else c.metadata end as metadata,
-  coalesce(octet_length(c.checkpoint), 0) + coalesce(octet_length(c.metadata), 0) as bytes,
+  coalesce(length(c.checkpoint), 0) + coalesce(length(c.metadata), 0) as bytes,
   coalesce(w.writes, 0) as writes, coalesce(w.bytes, 0) as write_bytes, coalesce(w.sends, 0) as sends,
   case when c.newest and ${isJson("c")} and json_valid(${asText("c.checkpoint")}) then ${PENDING} end as pending,
-  case when ${isJson("c")} and ${PARENT_SENT} and json_valid(${asText("c.checkpoint")})
+  -- The format matters only under a parent that sent: the checkpoint JSON is parsed there alone.
+  case when p.sends and ${isJson("c")} and json_valid(${asText("c.checkpoint")})
     then json_extract(${asText("c.checkpoint")}, '$.v') end as format
-from c left join w on w.thread_id = c.thread_id and w.checkpoint_ns = c.checkpoint_ns and w.checkpoint_id = c.checkpoint_id`;
+from c
+left join w on w.thread_id = c.thread_id and w.checkpoint_ns = c.checkpoint_ns and w.checkpoint_id = c.checkpoint_id
+left join w as p on p.thread_id = c.thread_id and p.checkpoint_ns = c.checkpoint_ns
+  and p.checkpoint_id = c.parent_checkpoint_id`;
 
 interface Row {
   thread_id: string;
