@@ -11,8 +11,10 @@ import {
   type PrunedThread,
 } from "../../src/index.js";
 import { type FastPostgresSaver } from "../../src/postgres/index.js";
-import { type IORedisSaver } from "../../src/redis/index.js";
+import { IORedisSaver } from "../../src/redis/index.js";
+import { Redis } from "ioredis";
 import { nextTurn } from "../support/graphs/scenarios.js";
+import { hasRedisBinary, startRedis } from "../support/servers/redis-servers.js";
 import {
   fastPostgresFactory,
   postgresFactory,
@@ -81,6 +83,31 @@ describe("where prune works", () => {
       name: "PruneNotSupportedError",
       saver: "MyStore",
     });
+  });
+});
+
+describe.runIf(hasRedisBinary())("prune on a Redis that refuses scripts", () => {
+  it("reads the values' sizes field by field, to the same report, and prunes alike", async () => {
+    const server = await startRedis();
+    const client = new Redis(server.url);
+    try {
+      const seeded = new IORedisSaver(client, { keyPrefix: "app" });
+      for (const thread of ["a", "b"]) {
+        await nextTurn(seeded, "anthropic", thread);
+        await nextTurn(seeded, "anthropic", thread, "And the day after?");
+      }
+      const scripted = await new IORedisSaver(client, { keyPrefix: "app" }).prune({ keepLast: 1, dryRun: true });
+      await client.call("ACL", "SETUSER", "default", "-@scripting");
+      await expect(client.eval("return 1", 0)).rejects.toThrow(/NOPERM/);
+      const saver = new IORedisSaver(client, { keyPrefix: "app" });
+      expect(await saver.prune({ keepLast: 1, dryRun: true })).toEqual(scripted);
+      expect(scripted.removed.blobs).toBeGreaterThan(0);
+      await saver.prune({ keepLast: 1 });
+      expect(Object.values(await ids(saver)).map((list) => list.length)).toEqual([1, 1]);
+    } finally {
+      client.disconnect();
+      await server.close();
+    }
   });
 });
 

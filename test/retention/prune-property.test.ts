@@ -6,7 +6,7 @@ import { Command, interrupt, type BaseCheckpointSaver } from "@langchain/langgra
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, prune } from "../../src/index.js";
-import { canonicalIds, plain } from "../support/comparisons/conversation-record.js";
+import { canonicalRun, unlinked } from "../support/comparisons/pruned-reads.js";
 import { reactGraph, type MessagesField } from "../support/graphs/react-graph.js";
 import { toolCallIds } from "../support/graphs/strict-chat-model.js";
 import {
@@ -99,28 +99,13 @@ async function run(
     await approvalGraph(saver, field).invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config(thread));
 }
 
-/** Message ids a read builds from stored input or writes are new at each read: numbered by first appearance. */
-function comparable(value: unknown): unknown {
-  const ids = new Map<unknown, string>();
-  return JSON.parse(
-    JSON.stringify(plain(value), (key, v) => {
-      if (key === "parentConfig" || key === "parent_config") return undefined;
-      if (v && typeof v === "object" && "class" in v && "id" in v) {
-        if (!ids.has(v.id)) ids.set(v.id, `<message ${ids.size + 1}>`);
-        return { ...v, id: ids.get(v.id) };
-      }
-      return v;
-    }),
-  );
-}
-
 async function reads(saver: BaseCheckpointSaver, thread: string, field: MessagesField, promised: string[]) {
   const graph = approvalGraph(saver, field);
   const state = await graph.getState(config(thread), { subgraphs: true });
   const travelled = [];
   for (const id of promised)
     travelled.push(await graph.getState({ configurable: { thread_id: thread, checkpoint_id: id } }));
-  return comparable({ values: state.values, next: state.next, tasks: state.tasks, travelled });
+  return unlinked({ values: state.values, next: state.next, tasks: state.tasks, travelled });
 }
 
 /** A resume if paused, then a new message: what the app and the model saw, random ids numbered. */
@@ -129,20 +114,13 @@ async function nextSteps(saver: BaseCheckpointSaver, thread: string, field: Mess
     ? await approvalGraph(saver, field).invoke(new Command({ resume: "yes" }), config(thread))
     : null;
   const { messages, model } = await nextTurn(saver, "anthropic", thread, "And tomorrow?", { field });
-  const seen = canonicalIds(plain({ resumed, messages, requests: model.seen, rejected: model.rejections.length }));
-  const calls = new Map<string, string>();
-  return JSON.parse(
-    JSON.stringify(seen).replace(
-      /sanitizer_[0-9a-z]+/g,
-      (id) => calls.get(id) ?? (calls.set(id, `<call ${calls.size + 1}>`), calls.get(id)!),
-    ),
-  );
+  return canonicalRun({ resumed, messages, requests: model.seen, rejected: model.rejections.length });
 }
 
 /** What the next steps start from: the newest state's values and next, random ids numbered. */
 async function latest(saver: BaseCheckpointSaver, thread: string, field: MessagesField) {
   const { values, next } = await approvalGraph(saver, field).getState(config(thread));
-  return canonicalIds(plain({ values, next }));
+  return canonicalRun({ values, next });
 }
 
 async function rootIds(saver: BaseCheckpointSaver, thread: string): Promise<string[]> {

@@ -6,7 +6,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { Command, interrupt, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { afterAll, describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, prune } from "../../src/index.js";
-import { canonicalIds, plain } from "../support/comparisons/conversation-record.js";
+import { canonicalRun, unlinked } from "../support/comparisons/pruned-reads.js";
 import { reactGraph } from "../support/graphs/react-graph.js";
 import {
   FIRST_QUESTION,
@@ -154,24 +154,6 @@ async function stored(saver: BaseCheckpointSaver, thread: string): Promise<Map<s
   return byNs;
 }
 
-/**
- * Everything a read returns but the parent links, which retention relinks past what it removed, with message ids
- * numbered by first appearance: a message a read builds from a stored input or write gets a new id at each read.
- */
-function unlinked(value: unknown): unknown {
-  const ids = new Map<unknown, string>();
-  return JSON.parse(
-    JSON.stringify(plain(value), (key, v) => {
-      if (key === "parentConfig" || key === "parent_config") return undefined;
-      if (v && typeof v === "object" && "class" in v && "id" in v) {
-        if (!ids.has(v.id)) ids.set(v.id, `<message ${ids.size + 1}>`);
-        return { ...v, id: ids.get(v.id) };
-      }
-      return v;
-    }),
-  );
-}
-
 /** The thread as its app reads it: getState with subgraphs, each namespace's newest, and time travel to `ids`. */
 async function reads(saver: BaseCheckpointSaver, thread: string, placement: Placement, ids: string[]) {
   const graph = graphOf(saver, placement);
@@ -210,15 +192,7 @@ async function nextSteps(saver: BaseCheckpointSaver, thread: string, scenario: S
           config,
         );
   const { messages, model } = await nextTurn(saver, "anthropic", thread, "And tomorrow?", scenario.placement);
-  const seen = canonicalIds(plain({ resumed, messages, requests: model.seen, rejections: model.rejections.length }));
-  // A call id the repair replaced (reused by another run) is derived from its message's id, random per run.
-  const ids = new Map<string, string>();
-  return JSON.parse(
-    JSON.stringify(seen).replace(/sanitizer_[0-9a-z]+/g, (id) => {
-      if (!ids.has(id)) ids.set(id, `<call ${ids.size + 1}>`);
-      return ids.get(id)!;
-    }),
-  );
+  return canonicalRun({ resumed, messages, requests: model.seen, rejections: model.rejections.length });
 }
 
 /** The app's checkpointer: the sanitizer, told of the graph's breakpoints. */
