@@ -36,11 +36,9 @@ import type { TelemetryOption } from "../telemetry/telemetry-option.js";
 import { ReadReports, type RepairEvent } from "./read-reports.js";
 import { foundAttributes, historyAttributes, putAttributes, ReadTally, writesAttributes } from "./span-attributes.js";
 import { prune, type PruneOptions, type PruneReport } from "../retention/prune.js";
+import { MAX_INPUT_ANCESTORS } from "./read-reach.js";
 
 export type { RepairEvent };
-
-/** How far a read looks past input checkpoints for stranded results (runs cancelled right after their input). */
-const MAX_INPUT_ANCESTORS = 8;
 
 /** Options of {@link SanitizingCheckpointer}; `markers`, `bridgeRole` and `onRepair` are shared with the middleware. */
 export interface SanitizingCheckpointerOptions extends SharedRepairOptions<RepairEvent>, ReadOptions {

@@ -4,7 +4,7 @@ import type { Checkpoint, CheckpointMetadata, SerializerProtocol } from "@langch
 import type { ChainableCommander, Cluster, Redis } from "ioredis";
 import { hasPendingTasks } from "../checkpointer/thread-state.js";
 import type { CheckpointHead, StoredBlob, ThreadPlan } from "../retention/history.js";
-import type { RetentionStore } from "../retention/store.js";
+import { PAGE, type RetentionStore } from "../retention/store.js";
 import { deltaChannelsOf, groupByThread, parentsOf } from "../retention/stores/rows.js";
 import { decodeFrame, encodeFrame } from "./frame.js";
 import { blobField, decodeId, encodeId, type KeyLayout, type NamespaceKeys } from "./keys.js";
@@ -234,7 +234,7 @@ export function redisRetention(
       })();
       async function* pages() {
         const all = await ids;
-        for (let start = 0; start < all.length; start += 500) yield all.slice(start, start + 500);
+        for (let start = 0; start < all.length; start += PAGE) yield all.slice(start, start + PAGE);
       }
       return {
         pages: pages(),

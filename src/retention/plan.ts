@@ -2,14 +2,11 @@
  * Which checkpoints of a thread retention keeps: those the policy promises (the newest N, those newer than the age,
  * the newest of each live namespace), and every checkpoint a read of a kept one needs. Why each rule: docs/retention.md.
  */
+import { MAX_INPUT_ANCESTORS, MAX_RUN_STEPS } from "../checkpointer/read-reach.js";
 import { checkpointTime } from "./checkpoint-time.js";
 import type { CheckpointHead, Relink, StoredBlob, ThreadHistory, ThreadPlan } from "./history.js";
 import type { RetentionPolicy } from "./options.js";
 
-/** The sanitizer's read looks this far past input checkpoints for stranded results (sanitizing-checkpointer.ts). */
-const INPUT_ANCESTORS = 8;
-/** A delta read looks this far up for its run's input checkpoint (delta-reads.ts). */
-const RUN_STEPS = 64;
 /** Checkpoint format 4 moved pending sends into the checkpoint; older ones read them from the parent's writes. */
 const SENDS_IN_CHECKPOINT = 4;
 
@@ -105,7 +102,7 @@ class KeptSet {
   /** The newest checkpoint's reads: stranded results in input checkpoints' parents, a breakpoint's parent. */
   keepLatestNeeds(latest: CheckpointHead): void {
     let at = latest;
-    for (let n = 0; n < INPUT_ANCESTORS && at.source === "input"; n++) {
+    for (let n = 0; n < MAX_INPUT_ANCESTORS && at.source === "input"; n++) {
       const parent = this.thread.parent(at);
       if (parent === undefined) break;
       this.keep((at = parent));
@@ -118,7 +115,7 @@ class KeptSet {
     if (head.deltaChannels.length === 0) return;
     let at: CheckpointHead | undefined = head;
     for (let steps = 0; at !== undefined && at.source !== "input"; steps++) {
-      if (steps >= RUN_STEPS) return;
+      if (steps >= MAX_RUN_STEPS) return;
       this.keep((at = this.thread.parent(at)));
     }
     if (at !== undefined) this.keep(this.thread.parent(at));
