@@ -16,6 +16,7 @@ const UNIT = [
   "test/agents/model-provider.test.ts",
   "test/wire/**/*.test.ts",
   "test/telemetry/**/*.test.ts",
+  "test/retention/plan.test.ts",
 ];
 
 /**

@@ -17,12 +17,9 @@ import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langcha
 import { END, interrupt, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import type { BaseCheckpointSaver, Checkpoint } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import type { Redis } from "ioredis";
 import type pg from "pg";
 import type { IORedisSaver } from "../src/redis/index.js";
@@ -30,8 +27,10 @@ import { decodeFrame } from "../src/redis/frame.js";
 import { blobField, KeyLayout } from "../src/redis/keys.js";
 import { reactGraph } from "../test/support/graphs/react-graph.js";
 import { fastPostgresFactory, redisFactory } from "../test/support/savers/savers.js";
+import { postgresCopies, redisCopies, sqliteCopies } from "../test/support/savers/thread-copies.js";
 import { FIRST_QUESTION, agentModel, cancelFirstTurn, nextTurn } from "../test/support/graphs/scenarios.js";
 import { POSTGRES_URL, REDIS_URL, serviceAvailable } from "../test/support/servers/services.js";
+import { binRun, load, median, timed } from "./cli-process.js";
 
 const runsFlag = process.argv.indexOf("--runs");
 const RUNS = runsFlag === -1 ? 3 : Number(process.argv[runsFlag + 1]);
@@ -51,13 +50,6 @@ const ROWS: { n: number; payload: Payload }[] = [
 const MIX = [...Array<string>(3).fill("tools"), ...Array<string>(3).fill("model"), "paused"];
 const templateOf = (payload: Payload, i: number) =>
   payload === "long" ? (i % 100 < 6 ? "long-broken" : "long-clean") : (MIX[i % 100] ?? "clean");
-/** {@link templateOf} in SQL, over the series' `i`. */
-const templateSql = (payload: Payload) =>
-  payload === "long"
-    ? `(CASE WHEN i % 100 < 6 THEN 'long-broken' ELSE 'long-clean' END)`
-    : `(CASE WHEN i % 100 < 3 THEN 'tools' WHEN i % 100 < 6 THEN 'model' WHEN i % 100 = 6 THEN 'paused' ELSE 'clean' END)`;
-const threadId = (i: number) => `bench-${String(i).padStart(7, "0")}`;
-
 /**
  * A long conversation: 20 turns of a question, a tool call, its result and an answer, each about 1 KB. The broken one
  * lost the result of its tenth call (a run cancelled mid-tool that the user went on from): patterns B and C.
@@ -107,9 +99,8 @@ interface Backend {
   close(): Promise<void>;
 }
 
-/** The SQL that copies the template rows of `table` to threads 0..n-1 (`$n` the count, as the engine spells it). */
-const copyRows = (table: string, columns: string, series: string, id: string, template: string) =>
-  `INSERT INTO ${table} SELECT ${id}, ${columns} FROM ${series} JOIN ${table} t ON t.thread_id = ${template}`;
+/** The templates of threads 0..99, repeating: thread `i` copies the one at `i % 100`. */
+const templates = (payload: Payload) => Array.from({ length: 100 }, (_, i) => templateOf(payload, i));
 
 async function postgresBackend(): Promise<Backend> {
   const saver = await fastPostgresFactory.create();
@@ -117,24 +108,11 @@ async function postgresBackend(): Promise<Backend> {
   const pool = (saver as unknown as { pool: pg.Pool }).pool;
   await runTemplates(saver);
   const s = `"${schema}"`;
-  const series = `generate_series(0, $1::int - 1) AS i`;
-  const id = `'bench-' || lpad(i::text, 7, '0')`;
+  const copies = postgresCopies(saver);
   return {
     name: "Postgres (official tables)",
     args: ["--postgres", POSTGRES_URL, "--schema", schema],
-    async seed(n, payload) {
-      const template = templateSql(payload);
-      for (const table of ["checkpoints", "checkpoint_blobs", "checkpoint_writes"])
-        await pool.query(`DELETE FROM ${s}.${table} WHERE thread_id LIKE 'bench-%'`);
-      const columns = {
-        checkpoints: "t.checkpoint_ns, t.checkpoint_id, t.parent_checkpoint_id, t.type, t.checkpoint, t.metadata",
-        checkpoint_blobs: "t.checkpoint_ns, t.channel, t.version, t.type, t.blob",
-        checkpoint_writes: "t.checkpoint_ns, t.checkpoint_id, t.task_id, t.idx, t.channel, t.type, t.blob",
-      };
-      for (const [table, copied] of Object.entries(columns))
-        await pool.query(copyRows(`${s}.${table}`, copied, series, id, template), [n]);
-      await pool.query(`VACUUM ANALYZE ${s}.checkpoints, ${s}.checkpoint_blobs, ${s}.checkpoint_writes`);
-    },
+    seed: (n, payload) => copies.copy("bench-", n, templates(payload)),
     async floor() {
       const { rows } = await pool.query(
         `SELECT DISTINCT ON (c.thread_id, c.checkpoint_ns) c.checkpoint, b.blob FROM ${s}.checkpoints c
@@ -153,40 +131,11 @@ async function sqliteBackend(): Promise<Backend> {
   const file = join(dir, "threads.sqlite");
   const saver = SqliteSaver.fromConnString(file);
   await runTemplates(saver);
-  const series = `(WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i + 1 < ?) SELECT i FROM s)`;
-  const id = `'bench-' || substr('000000' || i, -7)`;
+  const copies = sqliteCopies(saver);
   return {
     name: "SQLite",
     args: ["--sqlite", file],
-    async seed(n, payload) {
-      const template = templateSql(payload);
-      saver.db.exec(
-        "DELETE FROM checkpoints WHERE thread_id LIKE 'bench-%'; DELETE FROM writes WHERE thread_id LIKE 'bench-%'",
-      );
-      saver.db
-        .prepare(
-          copyRows(
-            "checkpoints",
-            "t.checkpoint_ns, t.checkpoint_id, t.parent_checkpoint_id, t.type, t.checkpoint, t.metadata",
-            series,
-            id,
-            template,
-          ),
-        )
-        .run(n);
-      saver.db
-        .prepare(
-          copyRows(
-            "writes",
-            "t.checkpoint_ns, t.checkpoint_id, t.task_id, t.idx, t.channel, t.type, t.value",
-            series,
-            id,
-            template,
-          ),
-        )
-        .run(n);
-      saver.db.exec("PRAGMA wal_checkpoint(TRUNCATE); ANALYZE");
-    },
+    seed: (n, payload) => copies.copy("bench-", n, templates(payload)),
     async floor() {
       const rows = saver.db
         .prepare(
@@ -205,36 +154,11 @@ async function redisBackend(): Promise<Backend> {
   const client = saver.client as Redis;
   const { prefix } = (saver as unknown as { keys: { prefix: string } }).keys;
   await runTemplates(saver);
-  // Each template thread's keys, dumped once; a copy restores them under the new thread's hash tag.
-  const templates = new Map<string, [string, Buffer][]>();
-  for (const name of ["tools", "model", "paused", "clean", "long-clean", "long-broken"]) {
-    const keys = await client.keys(`${prefix}:{${name}}:*`);
-    templates.set(
-      name,
-      await Promise.all(
-        keys.map(
-          async (k) => [k.slice(`${prefix}:{${name}}`.length), (await client.dumpBuffer(k))!] as [string, Buffer],
-        ),
-      ),
-    );
-  }
-  const remove = async () => {
-    for await (const keys of client.scanStream({ match: `${prefix}:{bench-*`, count: 1000 }))
-      if ((keys as string[]).length > 0) await client.unlink(...(keys as string[]));
-  };
+  const copies = redisCopies(saver);
   return {
     name: "Redis (IORedisSaver)",
     args: ["--redis", REDIS_URL, "--prefix", prefix],
-    async seed(n, payload) {
-      await remove();
-      for (let start = 0; start < n; start += 2000) {
-        const pipeline = client.pipeline();
-        for (let i = start; i < Math.min(n, start + 2000); i++)
-          for (const [suffix, dump] of templates.get(templateOf(payload, i))!)
-            pipeline.restore(`${prefix}:{${threadId(i)}}${suffix}`, 0, dump);
-        await pipeline.exec();
-      }
-    },
+    seed: (n, payload) => copies.copy("bench-", n, templates(payload)),
     async floor() {
       const keys = new KeyLayout(prefix);
       const refs = [];
@@ -255,34 +179,12 @@ async function redisBackend(): Promise<Backend> {
       });
       return (await blobs.exec())!.length;
     },
-    close: async () => (await remove(), await redisFactory.destroy(saver)),
+    close: async () => (await copies.remove("bench-"), await redisFactory.destroy(saver)),
   };
 }
 
-const run = promisify(execFile);
-/** The built bin, as `npx langgraph-checkpoint-sanitizer` runs it (`npm run bench:doctor` builds it first). */
-const main = fileURLToPath(new URL("../dist/esm/cli/main.js", import.meta.url));
-
 /** One dry run of the doctor as its own process: wall seconds, peak resident MB, and what it reported. */
-async function doctor(args: string[]) {
-  const { stdout, stderr } = await run(
-    "/usr/bin/time",
-    ["-f", "%e %M", process.execPath, main, "doctor", ...args, "--json", "--quiet"],
-    { maxBuffer: 1 << 30 },
-  ).catch((e: { stdout: string; stderr: string; code: number }) => (e.code === 1 ? e : Promise.reject(e)));
-  const [seconds, kb] = stderr.trim().split("\n").at(-1)!.split(" ").map(Number);
-  const report = JSON.parse(stdout) as { scanned: number; broken: number; paused: number };
-  return { seconds: seconds!, mb: kb! / 1024, report };
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
-  const start = performance.now();
-  const result = await work();
-  return [(performance.now() - start) / 1000, result];
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const load = () => loadavg()[0]!.toFixed(1);
+const doctor = (args: string[]) => binRun<{ scanned: number; broken: number; paused: number }>("doctor", args);
 
 const opens: [string, () => Promise<Backend>, "postgres" | "redis" | undefined][] = [
   ["Postgres", postgresBackend, "postgres"],

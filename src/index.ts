@@ -23,3 +23,6 @@ export { hasPendingInterrupt, hasPendingTasks } from "./checkpointer/thread-stat
 export { FastJsonPlusSerializer } from "./serde/fast-jsonplus-serializer.js";
 export { sanitizeGraph } from "./graph/sanitize-graph.js";
 export type { TelemetryOption } from "./telemetry/telemetry-option.js";
+export { prune, PruneNotSupportedError } from "./retention/prune.js";
+export type { PruneOptions } from "./retention/options.js";
+export type { PruneProgress, PruneReport, PruneTotals, PrunedThread } from "./retention/report.js";

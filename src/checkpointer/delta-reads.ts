@@ -14,9 +14,7 @@ import type { ReadTally } from "./span-attributes.js";
 import { strandedResults } from "./stranded-results.js";
 import { tailModeForList } from "./tail-policy.js";
 import { hasPendingTasks, storedInput } from "./thread-state.js";
-
-/** How far up a preserved read looks for its run's input checkpoint. */
-const MAX_RUN_STEPS = 64;
+import { MAX_RUN_STEPS } from "./read-reach.js";
 
 interface RepairedRunStart {
   parent: CheckpointTuple;

@@ -35,11 +35,10 @@ import { OperationSpans, SPAN_ATTRIBUTES, type OperationSpan } from "../telemetr
 import type { TelemetryOption } from "../telemetry/telemetry-option.js";
 import { ReadReports, type RepairEvent } from "./read-reports.js";
 import { foundAttributes, historyAttributes, putAttributes, ReadTally, writesAttributes } from "./span-attributes.js";
+import { prune, type PruneOptions, type PruneReport } from "../retention/prune.js";
+import { MAX_INPUT_ANCESTORS } from "./read-reach.js";
 
 export type { RepairEvent };
-
-/** How far a read looks past input checkpoints for stranded results (runs cancelled right after their input). */
-const MAX_INPUT_ANCESTORS = 8;
 
 /** Options of {@link SanitizingCheckpointer}; `markers`, `bridgeRole` and `onRepair` are shared with the middleware. */
 export interface SanitizingCheckpointerOptions extends SharedRepairOptions<RepairEvent>, ReadOptions {
@@ -273,6 +272,15 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
 
   override getNextVersion(current: V | undefined): V {
     return this.inner.getNextVersion(current);
+  }
+
+  /**
+   * `prune` on the wrapped saver (docs/retention.md).
+   * @throws PruneNotSupportedError naming the wrapped saver when it is none of IORedisSaver, FastPostgresSaver,
+   *   PostgresSaver and SqliteSaver
+   */
+  prune(options: PruneOptions): Promise<PruneReport> {
+    return prune(this.inner, options);
   }
 
   /** Delta channels are rebuilt from this, so it is repaired too, with the tail the read of that checkpoint decided. */

@@ -18,7 +18,7 @@ import {
   type RepairEvent,
 } from "../index.js";
 import { latestView } from "./latest-view.js";
-import { readAhead } from "./read-ahead.js";
+import { readAhead } from "../read-ahead.js";
 import { inShard, type Shard } from "./shard.js";
 import type { OpenStore, ThreadRef } from "./store.js";
 

@@ -6,6 +6,7 @@ import { FastJsonPlusSerializer } from "../serde/fast-jsonplus-serializer.js";
 import { explainPostgresOutage } from "./outage-error.js";
 import { PostgresReadPath, type ReadPathSaver } from "./read-path.js";
 import { assertOption } from "../repair/validate.js";
+import { prune, type PruneOptions, type PruneReport } from "../retention/prune.js";
 import { explainErrorsOf } from "../store-errors.js";
 
 /** Options of {@link FastPostgresSaver}, as `PostgresSaver`'s. */
@@ -69,6 +70,14 @@ export class FastPostgresSaver extends PostgresSaver {
 
   override list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     return this.readPath.list(config, options);
+  }
+
+  /**
+   * Removes old checkpoints, keeping the newest `keepLast` of each thread namespace, those newer than `olderThan`, and
+   * whatever a read of a kept one needs; a batch of threads in one transaction (docs/retention.md).
+   */
+  prune(options: PruneOptions): Promise<PruneReport> {
+    return prune(this, options);
   }
 }
 

@@ -24,6 +24,10 @@ import { KeyLayout, blobField, decodeId, encodeId, writeField, writeFieldRange, 
 import { explainOutage } from "./outage-error.js";
 import { explainErrorsOf } from "../store-errors.js";
 import { scanThreads } from "./thread-scan.js";
+import { execAtomically } from "./transaction.js";
+import { redisRetention } from "./retention.js";
+import { prune, type PruneOptions, type PruneReport } from "../retention/prune.js";
+import { RETENTION_STORE, type RetentionStore } from "../retention/store.js";
 
 /** What IORedisSaver connects through: an ioredis client or cluster, or a `redis://` URL. */
 export type IORedisConnection = Redis | Cluster | string;
@@ -74,13 +78,6 @@ function missingField(action: string, field: "thread_id" | "checkpoint_id"): Err
 function isClient(value: unknown): value is Redis | Cluster {
   const c = value as Partial<Redis> | null;
   return typeof c === "object" && c !== null && typeof c.multi === "function" && typeof c.hgetBuffer === "function";
-}
-
-/** A failed command in a MULTI would otherwise pass silently. */
-async function execAtomically(multi: ChainableCommander): Promise<void> {
-  const results = await multi.exec();
-  if (results === null) throw new Error("Redis transaction was aborted.");
-  for (const [error] of results) if (error) throw error;
 }
 
 /**
@@ -307,6 +304,19 @@ export class IORedisSaver extends BaseCheckpointSaver {
       .call("WAIT", this.waitForReplicas, WAIT_TIMEOUT_MS)
       .exec()
       .catch(() => undefined);
+  }
+
+  /**
+   * Removes old checkpoints, keeping the newest `keepLast` of each thread namespace, those newer than `olderThan`, and
+   * whatever a read of a kept one needs; each thread in one MULTI (docs/retention.md).
+   */
+  prune(options: PruneOptions): Promise<PruneReport> {
+    return prune(this, options);
+  }
+
+  /** @internal */
+  [RETENTION_STORE](): RetentionStore {
+    return redisRetention(this.client, this.keys, this.serde, `Redis (prefix ${this.keys.prefix})`);
   }
 
   override async deleteThread(threadId: string): Promise<void> {

@@ -1,8 +1,8 @@
-// The doctor's read-ahead over its listing: one page requested ahead, failures where the page is read, and a listing
-// stopped early closed.
+// The read-ahead the doctor and prune list threads through: one page requested ahead, failures where the page is
+// read, and a listing stopped early closed.
 import { setImmediate } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { readAhead } from "../../src/cli/read-ahead.js";
+import { readAhead } from "../../src/read-ahead.js";
 
 /** Pages 0 to `count` - 1, recording which were requested and whether the listing was closed; `failAt` throws. */
 function listing(count: number, failAt?: number) {

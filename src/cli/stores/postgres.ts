@@ -1,13 +1,18 @@
 // Through FastPostgresSaver, whose pool survives the server ending its connections (a restart, PgBouncer).
-import type { Pool } from "pg";
+import { cursorPages } from "../../postgres/cursor-pages.js";
 import { redact } from "../../redact.js";
-import { DoctorStoreError, loadOptional, PAGE, type OpenStore, type ThreadFilter, type ThreadRef } from "../store.js";
+import { DoctorStoreError, loadOptional, PAGE, type OpenStore, type ThreadFilter } from "../store.js";
 
 /** One lists the threads; the others read and write pages concurrently. */
 const CONNECTIONS = 5;
 
 /** Byte order, code point order in UTF-8, in any collation. */
 const ORDER = `checkpoint_ns COLLATE "C", thread_id COLLATE "C"`;
+
+const toRef = (r: { thread_id: string; checkpoint_ns: string }) => ({
+  threadId: r.thread_id,
+  checkpointNs: r.checkpoint_ns,
+});
 
 function selectThreads(table: string, { threadId, checkpointNs, after }: ThreadFilter): [string, unknown[]] {
   return [
@@ -17,25 +22,6 @@ function selectThreads(table: string, { threadId, checkpointNs, after }: ThreadF
      GROUP BY thread_id, checkpoint_ns`,
     [threadId ?? null, checkpointNs ?? null, after?.checkpointNs ?? null, after?.threadId ?? null],
   ];
-}
-
-/** A cursor: the key starts with the thread, so the server sorts once, where keyset pages would each sort again. */
-async function* cursorPages(pool: Pool, [sql, args]: [string, unknown[]]): AsyncGenerator<ThreadRef[]> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN READ ONLY");
-    await client.query(`DECLARE doctor_threads NO SCROLL CURSOR FOR ${sql} ORDER BY ${ORDER}`, args);
-    for (;;) {
-      const { rows } = await client.query<{ thread_id: string; checkpoint_ns: string }>(
-        `FETCH ${PAGE} FROM doctor_threads`,
-      );
-      if (rows.length > 0) yield rows.map((r) => ({ threadId: r.thread_id, checkpointNs: r.checkpoint_ns }));
-      if (rows.length < PAGE) return;
-    }
-  } finally {
-    await client.query("ROLLBACK").catch(() => {});
-    client.release();
-  }
 }
 
 export async function openPostgres(url: string, schema = "public"): Promise<OpenStore> {
@@ -67,7 +53,7 @@ export async function openPostgres(url: string, schema = "public"): Promise<Open
       const selection = selectThreads(table, filter);
       const counted = pool.query<{ n: string }>(`SELECT count(*) AS n FROM (${selection[0]}) AS pairs`, selection[1]);
       return {
-        pages: cursorPages(pool, selection),
+        pages: cursorPages(pool, [`${selection[0]} ORDER BY ${ORDER}`, selection[1]], PAGE, toRef),
         // Only for progress: a failed count leaves the total unknown.
         total: counted.then(({ rows }) => Number(rows[0]!.n)).catch(() => undefined),
       };

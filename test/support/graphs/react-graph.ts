@@ -10,6 +10,7 @@ import { type AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/m
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
   Annotation,
+  DeltaValue,
   END,
   MessagesDeltaValue,
   START,
@@ -36,9 +37,10 @@ export interface ReactGraphOptions {
 
 /**
  * How a graph stores its conversation: the whole list at every step (a `messages` reducer channel, as
- * `MessagesValue`), or per-step deltas rebuilt on read (`MessagesDeltaValue`, a DeltaChannel).
+ * `MessagesValue`), or per-step deltas rebuilt on read (`MessagesDeltaValue`, a DeltaChannel; `(3)`: one that stores a
+ * snapshot of the list every 3 updates, where the default waits for 100).
  */
-export type MessagesField = "MessagesValue" | "MessagesDeltaValue";
+export type MessagesField = "MessagesValue" | "MessagesDeltaValue" | "MessagesDeltaValue(3)";
 export const MESSAGES_FIELDS: readonly MessagesField[] = ["MessagesValue", "MessagesDeltaValue"];
 
 type ToolCall = NonNullable<AIMessage["tool_calls"]>[number];
@@ -63,9 +65,10 @@ const lastCalls = (messages: BaseMessage[]): ToolCall[] => {
 
 /** A graph state holding only a conversation under `name`, stored as `field`. */
 export function messagesState(name = "messages", field: MessagesField = "MessagesValue") {
-  return field === "MessagesValue"
-    ? Annotation.Root(messagesChannel(name))
-    : new StateSchema({ [name]: MessagesDeltaValue });
+  if (field === "MessagesValue") return Annotation.Root(messagesChannel(name));
+  const { valueSchema, inputSchema, reducer, jsonSchemaExtra } = MessagesDeltaValue;
+  const snapshotting = new DeltaValue(valueSchema, { inputSchema, reducer, jsonSchemaExtra, snapshotFrequency: 3 });
+  return new StateSchema({ [name]: field === "MessagesDeltaValue" ? MessagesDeltaValue : snapshotting });
 }
 
 /** The agent's nodes and router, over the channel `channel`. */

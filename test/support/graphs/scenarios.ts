@@ -42,7 +42,7 @@ export interface Placement {
   field?: MessagesField;
 }
 
-function mountAgent(
+export function mountAgent(
   builder: ReturnType<typeof reactGraph>["builder"],
   checkpointer: BaseCheckpointSaver,
   { mount = "root", field }: Placement,
@@ -149,6 +149,48 @@ export async function cancelled(what: string, stop: string, turn: () => Promise<
     return error;
   }
   throw new Error(`${what} was expected to be cancelled at ${stop}`);
+}
+
+/**
+ * `saver` until an input checkpoint is stored: then `stop` is aborted and nothing more is stored, as when the run is
+ * cancelled (or its process goes away) right after that checkpoint, whatever the saver's timing.
+ */
+const stoppingAfterInput = (saver: BaseCheckpointSaver, stop: AbortController) =>
+  new Proxy(saver, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (prop !== "put" && prop !== "putWrites") return typeof value === "function" ? value.bind(target) : value;
+      return async (...args: unknown[]) => {
+        if (stop.signal.aborted) throw new Error("the run was cancelled");
+        const stored = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        if (prop === "put" && (args[2] as { source?: string })?.source === "input") stop.abort();
+        return stored;
+      };
+    },
+  });
+
+/**
+ * Sends `text` on `thread` through `wrap(saver)` (a `SanitizingCheckpointer`), its run cancelled as soon as its input
+ * checkpoint is stored; the parallel tools' graph, as {@link cancelFirstTurn} stops it after one of two.
+ */
+export async function cancelledAfterInput(
+  saver: BaseCheckpointSaver,
+  wrap: (saver: BaseCheckpointSaver) => BaseCheckpointSaver,
+  thread: string,
+  text = "Are you there?",
+  field?: MessagesField,
+): Promise<unknown> {
+  const stop = new AbortController();
+  const tools = { search: () => "Paris: 15°C", lookup: () => LOOKUP_RESULT };
+  const graph = reactGraph({ model: agentModel("openai"), tools, fanOut: "send", field }).compile(
+    wrap(stoppingAfterInput(saver, stop)),
+  );
+  return cancelled(`the turn after its input on ${thread}`, "its input checkpoint", () =>
+    graph.invoke(
+      { messages: [new HumanMessage(text)] },
+      { configurable: { thread_id: thread }, signal: stop.signal, durability: "sync" },
+    ),
+  );
 }
 
 /** Sends the next user message on `thread` to an agent backed by a strict `profile` model. */

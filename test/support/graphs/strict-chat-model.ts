@@ -60,6 +60,14 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 
+/**
+ * How tool calls get their ids when the script names none. By default `call_<call>_<index>`, counted per model: a
+ * thread of several runs reuses them, as some providers' ids collide. `unique` numbers them by the tool-calling
+ * replies already in the conversation, so every call id of a thread differs, as most providers' do; a test that
+ * sets it puts it back when it ends.
+ */
+export const toolCallIds = { unique: false };
+
 /** `_llmType()` of each provider's LangChain client. */
 const LLM_TYPES: Record<ProviderProfile, string> = {
   anthropic: "anthropic",
@@ -116,7 +124,10 @@ export class StrictChatModel extends BaseChatModel<BaseChatModelCallOptions> {
     call: number,
   ): { id: string | undefined; tokens: string[]; toolCalls: NonNullable<ScriptedReply["toolCalls"]> } {
     const scripted = this.opts.script(messages, call);
-    const toolCalls = (scripted.toolCalls ?? []).map((tc, i) => ({ ...tc, id: tc.id ?? `call_${call}_${i}` }));
+    const turn = toolCallIds.unique
+      ? messages.filter((m) => m.type === "ai" && ((m as AIMessage).tool_calls?.length ?? 0) > 0).length
+      : call;
+    const toolCalls = (scripted.toolCalls ?? []).map((tc, i) => ({ ...tc, id: tc.id ?? `call_${turn}_${i}` }));
     return { id: scripted.id, tokens: scripted.content.split(/(?<= )/).filter((t) => t !== ""), toolCalls };
   }
 

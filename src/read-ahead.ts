@@ -1,6 +1,6 @@
 /**
- * `source`, asking for each item as soon as the one before is handed out: the doctor lists its next page of threads
- * while it reads this one, where a Postgres cursor's fetch would otherwise stall every worker once a page.
+ * `source`, asking for each item as soon as the one before is handed out: the doctor and `prune` list their next page
+ * of threads while they read this one, where a Postgres cursor's fetch would otherwise stall every worker once a page.
  */
 export async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
   const iterator = source[Symbol.asyncIterator]();
