@@ -280,7 +280,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
    *   PostgresSaver and SqliteSaver
    */
   prune(options: PruneOptions): Promise<PruneReport> {
-    return prune(this.inner, options);
+    return prune(this.inner, { telemetry: this.resolved.telemetry, ...options });
   }
 
   /** Delta channels are rebuilt from this, so it is repaired too, with the tail the read of that checkpoint decided. */

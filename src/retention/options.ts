@@ -1,5 +1,6 @@
 import { InvalidOptionError } from "../repair/errors.js";
 import { assertOption } from "../repair/validate.js";
+import { assertTelemetryOption, type TelemetryOption } from "../telemetry/telemetry-option.js";
 import type { PruneProgress, PrunedThread } from "./report.js";
 
 /**
@@ -34,6 +35,12 @@ export interface PruneOptions {
    * @default none (the threads are collected in the report)
    */
   onThread?: (thread: PrunedThread) => void;
+  /**
+   * A span per batch of threads (`checkpoint_sanitizer.prune`), as the checkpointer's operations: the global
+   * TracerProvider, `{ tracerProvider }`, or `false` for none (docs/observability.md).
+   * @default true; `SanitizingCheckpointer.prune` takes its own `telemetry`
+   */
+  telemetry?: TelemetryOption;
 }
 
 /** @internal */
@@ -51,6 +58,7 @@ export interface ResolvedPruneOptions extends RetentionPolicy {
   signal: AbortSignal | undefined;
   onProgress: ((progress: PruneProgress) => void) | undefined;
   onThread: ((thread: PrunedThread) => void) | undefined;
+  telemetry: TelemetryOption | undefined;
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
@@ -83,7 +91,7 @@ export function resolvePruneOptions(options: PruneOptions): ResolvedPruneOptions
       option: "options",
       value: options,
     });
-  const { keepLast, threadId, after, dryRun = false, signal, onProgress, onThread } = options;
+  const { keepLast, threadId, after, dryRun = false, signal, onProgress, onThread, telemetry } = options;
   if (keepLast !== undefined)
     assertOption("keepLast", keepLast, Number.isInteger(keepLast) && keepLast > 0, "must be a positive whole number");
   const olderThan = olderThanMs(options.olderThan);
@@ -99,5 +107,6 @@ export function resolvePruneOptions(options: PruneOptions): ResolvedPruneOptions
   assertOption("signal", signal, isSignal, "must be an AbortSignal");
   optionalFunction("onProgress", onProgress);
   optionalFunction("onThread", onThread);
-  return { keepLast, olderThan, threadId, after, dryRun, signal, onProgress, onThread };
+  assertTelemetryOption(telemetry);
+  return { keepLast, olderThan, threadId, after, dryRun, signal, onProgress, onThread, telemetry };
 }

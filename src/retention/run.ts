@@ -1,9 +1,9 @@
 // A store is pruned a batch of threads at a time: read, planned, removed, and counted in the store's order, a few
 // batches at once, so memory stays flat whatever the store's size.
-import { setImmediate } from "node:timers/promises";
 import { readAhead } from "../read-ahead.js";
 import type { ThreadPlan } from "./history.js";
 import type { ResolvedPruneOptions, RetentionPolicy } from "./options.js";
+import { traceOperation } from "../telemetry/operation-spans.js";
 import { planRetention } from "./plan.js";
 import { addThread, emptyReport, type PruneReport, type PrunedThread } from "./report.js";
 import type { RetentionStore } from "./store.js";
@@ -39,16 +39,51 @@ const changes = (plan: ThreadPlan) => plan.remove.length + plan.blobs.length + p
  * One batch of threads: read, planned, and (unless a dry run) removed. Each batch is one call, the place a trace span
  * wraps. @internal
  */
-export async function pruneBatch(
+export function pruneBatch(
   store: RetentionStore,
   threadIds: readonly string[],
   policy: RetentionPolicy,
   now: number,
-  dryRun: boolean,
+  { dryRun, telemetry }: Pick<ResolvedPruneOptions, "dryRun" | "telemetry">,
 ): Promise<PrunedThread[]> {
-  const plans = (await store.read(threadIds)).map((history) => planRetention(history, policy, now));
-  if (!dryRun) await store.apply(plans.filter(changes));
-  return plans.map(outcome);
+  const attributes = { [BATCH_ATTRIBUTES.threads]: threadIds.length, [BATCH_ATTRIBUTES.dryRun]: dryRun };
+  return traceOperation(
+    "prune",
+    attributes,
+    async (span) => {
+      const plans = (await store.read(threadIds)).map((history) => planRetention(history, policy, now));
+      if (!dryRun) await store.apply(plans.filter(changes));
+      const pruned = plans.map(outcome);
+      span?.setAttributes(countsOf(pruned));
+      return pruned;
+    },
+    telemetry,
+  );
+}
+
+/** Counts, never ids or content. */
+const BATCH_ATTRIBUTES = {
+  threads: "checkpoint_sanitizer.prune.threads",
+  dryRun: "checkpoint_sanitizer.prune.dry_run",
+  checkpoints: "checkpoint_sanitizer.prune.checkpoints",
+  writes: "checkpoint_sanitizer.prune.writes",
+  bytes: "checkpoint_sanitizer.prune.bytes",
+} as const;
+
+function countsOf(pruned: readonly PrunedThread[]) {
+  let checkpoints = 0;
+  let writes = 0;
+  let bytes = 0;
+  for (const thread of pruned) {
+    checkpoints += thread.checkpoints;
+    writes += thread.writes;
+    bytes += thread.bytes;
+  }
+  return {
+    [BATCH_ATTRIBUTES.checkpoints]: checkpoints,
+    [BATCH_ATTRIBUTES.writes]: writes,
+    [BATCH_ATTRIBUTES.bytes]: bytes,
+  };
 }
 
 async function* batches(pages: AsyncIterable<string[]>): AsyncGenerator<string[]> {
@@ -80,13 +115,13 @@ export async function runPrune(store: RetentionStore, options: ResolvedPruneOpti
   };
   for await (const threadIds of batches(readAhead(listing.pages))) {
     if (signal?.aborted) break;
-    const done = pruneBatch(store, threadIds, { keepLast, olderThan }, now, dryRun);
+    const done = pruneBatch(store, threadIds, { keepLast, olderThan }, now, options);
     // Awaited in order below; handled now so a failure waits for its turn.
     done.catch(() => {});
     inFlight.push({ threadIds, done });
     if (inFlight.length >= IN_FLIGHT) await settleOldest();
     // A synchronous store (SQLite) resolves every promise at once: a turn per batch lets a signal through.
-    await setImmediate();
+    await new Promise((resolve) => setTimeout(resolve, 0));
   }
   while (inFlight.length > 0) await settleOldest();
   if (signal?.aborted) report.stopped = { signal: String(signal.reason ?? "signal"), after };

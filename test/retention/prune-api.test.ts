@@ -14,6 +14,7 @@ import { type FastPostgresSaver } from "../../src/postgres/index.js";
 import { IORedisSaver } from "../../src/redis/index.js";
 import { Redis } from "ioredis";
 import { nextTurn } from "../support/graphs/scenarios.js";
+import { inMemoryTracerProvider } from "../support/telemetry.js";
 import { hasRedisBinary, startRedis } from "../support/servers/redis-servers.js";
 import {
   fastPostgresFactory,
@@ -185,5 +186,35 @@ describe("prune on a store", () => {
     expect(progress).toEqual([]);
     expect((await prune(saver, { keepLast: 1, onProgress: (p) => progress.push(p.scanned) })).scanned).toBe(3);
     expect(progress).toEqual([3]);
+  });
+});
+
+describe("a span per batch of threads", () => {
+  it("with its counts, through the wrapper's telemetry; a batch that fails carries the error", async () => {
+    const traces = inMemoryTracerProvider();
+    const saver = await store();
+    await new SanitizingCheckpointer(saver, { telemetry: { tracerProvider: traces.provider } }).prune({ keepLast: 2 });
+    const [span] = traces.spans().filter((s) => s.name === "checkpoint_sanitizer.prune");
+    expect(span!.attributes).toEqual({
+      "checkpoint_sanitizer.operation": "prune",
+      "checkpoint_sanitizer.prune.threads": 3,
+      "checkpoint_sanitizer.prune.dry_run": false,
+      "checkpoint_sanitizer.prune.checkpoints": 3 * (PER_THREAD - 2),
+      "checkpoint_sanitizer.prune.writes": expect.any(Number),
+      "checkpoint_sanitizer.prune.bytes": expect.any(Number),
+    });
+    // The store refuses the batch's removal: the batch fails, and its span says so.
+    const db = (saver as unknown as { db: { exec(sql: string): void } }).db;
+    db.exec("CREATE TRIGGER refuse BEFORE DELETE ON checkpoints BEGIN SELECT RAISE(ABORT, 'read-only store'); END");
+    const refused = prune(saver, { keepLast: 1, telemetry: { tracerProvider: traces.provider } });
+    await expect(refused).rejects.toThrow("read-only store");
+    const failed = traces
+      .spans()
+      .filter((s) => s.name === "checkpoint_sanitizer.prune")
+      .at(-1)!;
+    expect(failed.status.code).toBe(2);
+    expect(failed.events.map((e) => e.name)).toContain("exception");
+    expect(traces.spans().filter((s) => s.name === "checkpoint_sanitizer.prune")).toHaveLength(2);
+    await traces.shutdown();
   });
 });
