@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { PATTERNS, type PatternId } from "../src/index.js";
-import { PROVIDER_RULES, type ProviderEntry } from "../src/repair/provider-rules.js";
+import { PROVIDER_RULES, type ProviderEntry } from "../src/repair/rules/provider-patterns.js";
 
 const file = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 const codes = Object.keys(PATTERNS) as PatternId[];

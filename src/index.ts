@@ -1,4 +1,4 @@
-export { repairMessages, type RepairOptions, type RepairResult, type TailMode } from "./repair/repair-messages.js";
+export { repairMessages, type RepairOptions, type RepairResult, type TailKind, type TailMode } from "./repair/repair-messages.js";
 export type { RepairRules } from "./repair/settings.js";
 export {
   PATTERNS,
@@ -8,17 +8,17 @@ export {
   type RepairAction,
   type RepairKind,
   type Scope,
-} from "./repair/patterns.js";
-export { MARKER_PRESETS, type MarkerOption, type MarkerTexts } from "./repair/markers.js";
-export type { ProviderName, ProviderRules } from "./repair/provider-rules.js";
-export { InvalidOptionError } from "./repair/errors.js";
-export { isSyntheticMessage, SYNTHETIC_ID_PREFIX, type BridgeRole } from "./repair/synthetic.js";
+} from "./repair/report/catalog.js";
+export { MARKER_PRESETS, type MarkerOption, type MarkerTexts } from "./repair/synthetic/markers.js";
+export type { ProviderName, ProviderRules } from "./repair/rules/provider-patterns.js";
+export { InvalidOptionError } from "./options/invalid-option-error.js";
+export { isSyntheticMessage, SYNTHETIC_ID_PREFIX, type BridgeRole } from "./repair/synthetic/inserted-messages.js";
 export {
   SanitizingCheckpointer,
   type RepairEvent,
   type SanitizingCheckpointerOptions,
 } from "./checkpointer/sanitizing-checkpointer.js";
-export { type SanitizerPolicy } from "./options.js";
+export { type SanitizerPolicy, type TailPolicy } from "./options/policy.js";
 export { hasPendingInterrupt, hasPendingTasks } from "./checkpointer/thread-state.js";
 export { FastJsonPlusSerializer } from "./serde/fast-jsonplus-serializer.js";
 export { sanitizeGraph } from "./graph/sanitize-graph.js";

@@ -1,6 +1,6 @@
 // Read off a checkpoint as LangGraph's `shouldInterrupt` decides to pause, in every namespace (docs/internals.md).
 import { uuid5, type Checkpoint, type CheckpointTuple } from "@langchain/langgraph-checkpoint";
-import { assertBreakpointNodes } from "../options.js";
+import { assertBreakpointNodes } from "../options/shared-options.js";
 import { pendingNodes, pendingTriggers } from "./thread-state.js";
 
 /** As `compile()` and a run's options take them. */

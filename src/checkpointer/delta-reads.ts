@@ -1,18 +1,18 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver, CheckpointTuple, DeltaChannelHistory } from "@langchain/langgraph-checkpoint";
 import { isDeltaSnapshot } from "../langgraph-features.js";
-import { policyFor, type SanitizerPolicy } from "../options.js";
-import type { Repair } from "../repair/patterns.js";
-import { repairWith, type TailMode } from "../repair/repair-messages.js";
-import { findTailStart, lastTurnUnclosed } from "../repair/tail.js";
+import { policyFor, type TailPolicy } from "../options/policy.js";
+import type { Repair } from "../repair/report/catalog.js";
+import { repairWith, type TailKind } from "../repair/repair-messages.js";
+import { findTailStart, lastTurnUnclosed } from "../repair/walk/tail.js";
 import { deltaMessageChannels, withLists, type DeltaMessages } from "./delta-history.js";
-import { repairList } from "./guarded-call.js";
+import { repairList } from "./repair-list.js";
 import { repairWithInput, rewriteList, storedInputList } from "./run-input.js";
 import type { ReadDecision, ReadDecisions } from "./read-decisions.js";
 import type { ChannelRepairs, TupleRepairSettings } from "./sanitize-tuple.js";
 import type { ReadTally } from "./span-attributes.js";
 import { strandedResults } from "./stranded-results.js";
-import { tailModeForList } from "./tail-policy.js";
+import { tailForList } from "./tail-policy.js";
 import { hasPendingTasks, storedInput } from "./thread-state.js";
 import { MAX_RUN_STEPS } from "./read-reach.js";
 
@@ -48,12 +48,12 @@ export class DeltaReads {
   constructor(
     private readonly inner: BaseCheckpointSaver<string | number>,
     private readonly settings: TupleRepairSettings,
-    private readonly policy: SanitizerPolicy,
+    private readonly policy: TailPolicy,
     private readonly decisions: ReadDecisions,
     /** With the tail used and the channels repaired (possibly none). */
     private readonly report: (
       config: RunnableConfig,
-      tail: TailMode,
+      tail: TailKind,
       repaired: ChannelRepairs[],
       tally: ReadTally | undefined,
     ) => void,
@@ -69,7 +69,7 @@ export class DeltaReads {
     const recalled = this.decisions.recall(config);
     const histories = await this.inner.getDeltaChannelHistory(options);
     const policy = policyFor(config, this.policy);
-    const decision = recalled ?? { tail: tailModeForList(policy), auto: policy === "auto" };
+    const decision = recalled ?? { tail: tailForList(policy), auto: policy === "auto" };
     if (decision.tail === "off") return histories;
     const channels = await deltaMessageChannels(histories, this.settings.channels);
     if (channels.length === 0) return histories;
@@ -86,13 +86,13 @@ export class DeltaReads {
       if (start && startsWith(messages, start)) {
         const recovered = strandedResults(runStart!.parent.pendingWrites, channel).messages;
         const sent = storedInputList(runStart!.input, channel);
-        const first = sent && repairWithInput(start, sent, this.settings.repair, "repair", recovered);
-        const result = first?.result ?? repairWith(start, this.settings.repair, "repair", recovered);
+        const first = sent && repairWithInput(start, sent, this.settings.repair, "stopped", recovered);
+        const result = first?.result ?? repairWith(start, this.settings.repair, "stopped", recovered);
         earlier.push(...result.repairs);
         list = [...(first ? first.stored : result.messages), ...messages.slice(start.length)];
       }
       const recovered =
-        decision.tail === "repair" ? strandedResults(decision.pendingWrites, channel).messages : undefined;
+        decision.tail === "stopped" ? strandedResults(decision.pendingWrites, channel).messages : undefined;
       // The run's input, once: its first read of the channel.
       const input = decision.input?.get(channel);
       decision.input?.delete(channel);
@@ -112,7 +112,7 @@ export class DeltaReads {
 
   /** The checkpoint took new input, or its last user turn follows another or tool results with nothing between. */
   private mayFollowRepairedRead(decision: ReadDecision, unread: boolean, channels: DeltaMessages[]): boolean {
-    if (decision.tail !== "preserve" || !decision.auto) return false;
+    if (decision.tail !== "resumable" || !decision.auto) return false;
     if (channels.some(({ messages }) => lastTurnUnclosed(messages))) return true;
     const openTail = channels.some(({ messages }) => findTailStart(messages) < messages.length);
     return openTail && (unread || decision.source === "input");

@@ -1,12 +1,12 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { CheckpointPendingWrite, CheckpointTuple } from "@langchain/langgraph-checkpoint";
-import type { TailMode } from "../repair/repair-messages.js";
+import type { TailKind } from "../repair/repair-messages.js";
 import { isMarkedDelta } from "../langgraph-features.js";
 import type { InputLists } from "./run-input.js";
 import { hasPendingInterrupt, storedInput } from "./thread-state.js";
 
 export interface ReadDecision {
-  tail: TailMode | "off";
+  tail: TailKind | "off";
   auto: boolean;
   /** A preserved tail at a pending `interrupt()` keeps the call the interrupt may guard. */
   interrupted?: boolean;
@@ -39,7 +39,7 @@ const keyOf = (configurable: Record<string, unknown> | undefined): string | unde
 
 export function decisionFor(
   tuple: CheckpointTuple,
-  tail: TailMode | "off",
+  tail: TailKind | "off",
   auto: boolean,
   input?: InputLists,
 ): ReadDecision {
@@ -49,9 +49,9 @@ export function decisionFor(
     source: tuple.metadata?.source,
     parentConfig: tuple.parentConfig,
     storedInput: storedInput(tuple.checkpoint),
-    ...(tail === "repair" ? { pendingWrites: tuple.pendingWrites } : {}),
-    ...(input !== undefined && tail !== "preserve" && tail !== "off" ? { input } : {}),
-    ...(tail === "preserve" && hasPendingInterrupt(tuple.pendingWrites) ? { interrupted: true } : {}),
+    ...(tail === "stopped" ? { pendingWrites: tuple.pendingWrites } : {}),
+    ...(input !== undefined && tail !== "resumable" && tail !== "off" ? { input } : {}),
+    ...(tail === "resumable" && hasPendingInterrupt(tuple.pendingWrites) ? { interrupted: true } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
-import type { Repair } from "../repair/patterns.js";
-import type { TailMode } from "../repair/repair-messages.js";
+import type { Repair } from "../repair/report/catalog.js";
+import type { TailKind } from "../repair/repair-messages.js";
 import type { SpanLike } from "../telemetry/open-telemetry-api.js";
 import { ReadTelemetry } from "../telemetry/read-telemetry.js";
 import type { TelemetryOption } from "../telemetry/telemetry-option.js";
@@ -17,7 +17,7 @@ export interface RepairEvent {
   /** "" for `input`. */
   checkpointId: string;
   channel: string;
-  tail: TailMode;
+  tail: TailKind;
   /** Removed messages are included whole. */
   repairs: Repair[];
 }
@@ -46,7 +46,7 @@ export class ReadReports {
     operation: RepairEvent["operation"],
     configurable: Record<string, unknown>,
     checkpointId: string,
-    tail: TailMode,
+    tail: TailKind,
     repaired: readonly ChannelRepairs[],
     started?: number,
     span?: SpanLike,

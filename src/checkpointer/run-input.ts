@@ -1,7 +1,7 @@
 // A run's input, which sanitizeGraph hands to the run's first read: the messages it appends are repaired with the
 // stored history they follow, as the model will get them (docs/tail-policy.md).
 import { idOf, isMessageLike, isRemoveMessage, roleOf } from "../messages/message-view.js";
-import { repairWith, type RepairResult, type TailMode } from "../repair/repair-messages.js";
+import { repairWith, type RepairResult, type TailKind } from "../repair/repair-messages.js";
 import type { RepairSettings } from "../repair/settings.js";
 
 /** The run's own copies of its input's lists, by key, which the first read may rewrite. */
@@ -91,7 +91,7 @@ export function repairWithInput(
   stored: readonly unknown[],
   list: readonly unknown[],
   settings: RepairSettings,
-  tail: TailMode,
+  tail: TailKind,
   recovered: readonly unknown[] = [],
 ): InputRepair | undefined {
   const merged = merge(stored, list);

@@ -1,9 +1,9 @@
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import { deltaSnapshot, isDeltaSnapshot, isMarkedDelta } from "../langgraph-features.js";
-import type { Repair } from "../repair/patterns.js";
+import type { Repair } from "../repair/report/catalog.js";
 import type { RepairSettings } from "../repair/settings.js";
-import type { TailMode } from "../repair/repair-messages.js";
-import { repairList } from "./guarded-call.js";
+import type { TailKind } from "../repair/repair-messages.js";
+import { repairList } from "./repair-list.js";
 import { repairWithInput, rewriteList, type InputLists } from "./run-input.js";
 import { strandedResults, withoutUsedWrites } from "./stranded-results.js";
 import { hasPendingInterrupt } from "./thread-state.js";
@@ -26,7 +26,7 @@ export interface TupleRepairSettings {
  */
 export function sanitizeTuple(
   tuple: CheckpointTuple,
-  tail: TailMode,
+  tail: TailKind,
   settings: TupleRepairSettings,
   earlier: readonly CheckpointTuple[] = [],
   input?: InputLists,
@@ -35,8 +35,8 @@ export function sanitizeTuple(
   let repairedValues: Record<string, unknown> | undefined;
   let pendingWrites = tuple.pendingWrites;
   const repaired: ChannelRepairs[] = [];
-  const interrupted = tail === "preserve" && hasPendingInterrupt(pendingWrites);
-  const lists = tail === "preserve" ? undefined : input;
+  const interrupted = tail === "resumable" && hasPendingInterrupt(pendingWrites);
+  const lists = tail === "resumable" ? undefined : input;
   for (const channel of channelsOf(settings, values, lists)) {
     // A delta channel's periodic snapshot holds the whole list.
     const stored = values[channel];
@@ -47,7 +47,7 @@ export function sanitizeTuple(
     const storedList = value === undefined ? [] : value;
     // Skips the obvious non-lists cheaply.
     if (!Array.isArray(storedList) || (storedList.length === 0 && list === undefined)) continue;
-    const stranded = tail === "repair" || list !== undefined ? strandedResults(pendingWrites, channel) : undefined;
+    const stranded = tail === "stopped" || list !== undefined ? strandedResults(pendingWrites, channel) : undefined;
     const recoveredResults = stranded && [...stranded.messages, ...strandedEarlier(tuple, earlier, channel)];
     const withInput = list && repairWithInput(storedList, list, settings.repair, tail, recoveredResults);
     if (list !== undefined) lists!.delete(channel);

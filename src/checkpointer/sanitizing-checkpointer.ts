@@ -9,17 +9,15 @@ import {
   type DeltaChannelHistory,
   type PendingWrite,
 } from "@langchain/langgraph-checkpoint";
-import type { TailMode } from "../repair/repair-messages.js";
-import { assertOneOf, assertOption } from "../repair/validate.js";
+import type { TailKind } from "../repair/repair-messages.js";
+import { assertOneOf, assertOption } from "../options/assert-option.js";
+import { POLICIES, policyFor, type TailPolicy } from "../options/policy.js";
 import {
-  POLICIES,
   assertFastReads,
-  policyFor,
   resolveRepairOptions,
   type ReadOptions,
-  type SanitizerPolicy,
   type SharedRepairOptions,
-} from "../options.js";
+} from "../options/shared-options.js";
 import { assertBreakpoints, namingNodes, type BreakpointNodes, type Breakpoints } from "./breakpoints.js";
 import { DeltaReads } from "./delta-reads.js";
 import { readFastThrough } from "./fast-reads.js";
@@ -29,7 +27,7 @@ import { ReadDecisions, decisionFor } from "./read-decisions.js";
 import type { InputLists } from "./run-input.js";
 import { runContextOf, takeInputLists, type ThreadActivity } from "./run-context.js";
 import { sanitizeInput, sanitizeTuple, type TupleRepairSettings } from "./sanitize-tuple.js";
-import { tailModeForGetTuple, tailModeForList, type ReadKnowledge } from "./tail-policy.js";
+import { tailForGetTuple, tailForList, type ReadKnowledge } from "./tail-policy.js";
 import type { TelemetryAttributes } from "../telemetry/open-telemetry-api.js";
 import { OperationSpans, SPAN_ATTRIBUTES, type OperationSpan } from "../telemetry/operation-spans.js";
 import type { TelemetryOption } from "../telemetry/telemetry-option.js";
@@ -42,8 +40,8 @@ export type { RepairEvent };
 
 /** Options of {@link SanitizingCheckpointer}; `markers`, `bridgeRole` and `onRepair` are shared with the middleware. */
 export interface SanitizingCheckpointerOptions extends SharedRepairOptions<RepairEvent>, ReadOptions {
-  /** Default policy; a call overrides it with `configurable.sanitizer`. @default "auto" */
-  policy?: SanitizerPolicy;
+  /** Default policy; a call overrides it with `configurable.tailPolicy`. @default "auto" */
+  policy?: TailPolicy;
   /** Channels to repair: a non-empty list of names. @default every channel whose value is a list of messages */
   channels?: readonly string[];
   /**
@@ -72,7 +70,7 @@ const isChannelList = (channels: unknown): boolean =>
 
 /** Options of {@link SanitizingCheckpointer}, validated and resolved. @internal */
 export interface ResolvedSanitizerOptions {
-  policy: SanitizerPolicy;
+  policy: TailPolicy;
   settings: TupleRepairSettings;
   onRepair: ((event: RepairEvent) => void) | undefined;
   breakpoints: Breakpoints;
@@ -127,7 +125,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
   readonly resolved: ResolvedSanitizerOptions;
   private activity: ThreadActivity | undefined;
 
-  private readonly policy: SanitizerPolicy;
+  private readonly policy: TailPolicy;
   private readonly settings: TupleRepairSettings;
   private readonly breakpoints: Breakpoints | undefined;
   private readonly decisions = new ReadDecisions();
@@ -212,8 +210,8 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
       if (input !== undefined) sanitizeRunInput(this.reports, this.settings, config, input);
       return undefined;
     }
-    const tail = await tailModeForGetTuple(policy, config, tuple, this.knowledge(reads, runInFlight));
-    const earlier = tail === "repair" ? await this.inputAncestors(reads, tuple) : undefined;
+    const tail = await tailForGetTuple(policy, config, tuple, this.knowledge(reads, runInFlight));
+    const earlier = tail === "stopped" ? await this.inputAncestors(reads, tuple) : undefined;
     return this.decisions.record(
       this.sanitize(tuple, tail, "getTuple", { earlier, input, tally }),
       decisionFor(tuple, tail, policy === "auto", input),
@@ -234,7 +232,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
     tally?: ReadTally,
   ): AsyncGenerator<CheckpointTuple> {
     const policy = policyFor(config, this.policy);
-    const tail = tailModeForList(policy);
+    const tail = tailForList(policy);
     if (this.reports.telemetry?.loading) await this.reports.telemetry.loading;
     const reads = this.reads ?? (await this.findReads());
     try {
@@ -340,7 +338,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
 
   private sanitize(
     tuple: CheckpointTuple,
-    tail: TailMode | "off",
+    tail: TailKind | "off",
     operation: RepairEvent["operation"],
     { earlier, input, tally }: { earlier?: readonly CheckpointTuple[]; input?: InputLists; tally?: ReadTally },
   ): CheckpointTuple {

@@ -1,7 +1,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
-import type { SanitizerPolicy } from "../options.js";
-import type { TailMode } from "../repair/repair-messages.js";
+import type { TailPolicy } from "../options/policy.js";
+import { tailKindOf, type TailKind } from "../repair/walk/tail.js";
 import { pausedAtBreakpoint, type Breakpoints, type ReadCheckpoint } from "./breakpoints.js";
 import { nextStepOfInput, runContextOf, type NextStep, type ThreadActivity } from "./run-context.js";
 import { hasPendingInterrupt, hasPendingTasks, storedInput } from "./thread-state.js";
@@ -44,18 +44,18 @@ function requestedNextStep(config: RunnableConfig, tuple: CheckpointTuple): Next
 }
 
 /** The table in docs/tail-policy.md. */
-export async function tailModeForGetTuple(
-  policy: SanitizerPolicy,
+export async function tailForGetTuple(
+  policy: TailPolicy,
   config: RunnableConfig,
   tuple: CheckpointTuple,
   knowledge: ReadKnowledge,
-): Promise<TailMode | "off"> {
-  if (policy !== "auto") return policy;
+): Promise<TailKind | "off"> {
+  if (policy !== "auto") return policy === "off" ? "off" : tailKindOf(policy);
   const next = nextStepOf(config, tuple);
   const pending = hasPendingTasks(tuple.checkpoint);
-  if (next !== undefined) return next === "resume" ? "preserve" : pending ? "repair" : "finished";
-  if (!pending) return "preserve";
-  return (await stoppedToContinue(config, tuple, knowledge)) ? "preserve" : "repair";
+  if (next !== undefined) return next === "resume" ? "resumable" : pending ? "stopped" : "finished";
+  if (!pending) return "resumable";
+  return (await stoppedToContinue(config, tuple, knowledge)) ? "resumable" : "stopped";
 }
 
 /** Time travel, an edit, an `interrupt()`, a breakpoint, or under `sanitizeGraph` anything but a run seen to fail. */
@@ -94,6 +94,6 @@ function mayStillContinue(activity: ThreadActivity, tuple: CheckpointTuple): boo
 }
 
 /** History is mid-run snapshots by nature: tails are preserved. */
-export function tailModeForList(policy: SanitizerPolicy): TailMode | "off" {
-  return policy === "off" ? "off" : "preserve";
+export function tailForList(policy: TailPolicy): TailKind | "off" {
+  return policy === "off" ? "off" : "resumable";
 }

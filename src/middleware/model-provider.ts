@@ -1,4 +1,4 @@
-import type { ProviderName } from "../repair/provider-rules.js";
+import type { ProviderName } from "../repair/rules/provider-patterns.js";
 
 /** By `_llmType()`, or `<type>:<platform>` where one type serves several (`"google:gcp"`, `"google:gai"`). */
 const BY_LLM_TYPE: Readonly<Record<string, ProviderName>> = {

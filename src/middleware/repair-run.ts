@@ -4,7 +4,7 @@
  * config, not the request, so the repair cannot go in that run's metadata; a child run of the same call can.
  */
 import { RunnableLambda, type RunnableConfig } from "@langchain/core/runnables";
-import type { Repair } from "../repair/patterns.js";
+import type { Repair } from "../repair/report/catalog.js";
 
 /** The name of the run a repaired request adds to its model call's trace. */
 export const REPAIR_RUN_NAME = "SanitizeMessagesMiddleware";

@@ -1,9 +1,10 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { createMiddleware, type AgentMiddleware } from "langchain";
-import { policyFor, resolveRepairOptions, type SharedRepairOptions } from "../options.js";
-import type { Repair } from "../repair/patterns.js";
-import type { ProviderRules } from "../repair/provider-rules.js";
+import { policyFor } from "../options/policy.js";
+import { resolveRepairOptions, type SharedRepairOptions } from "../options/shared-options.js";
+import type { Repair } from "../repair/report/catalog.js";
+import type { ProviderRules } from "../repair/rules/provider-patterns.js";
 import { repairWith } from "../repair/repair-messages.js";
 import { withRules } from "../repair/settings.js";
 import { ReadTelemetry } from "../telemetry/read-telemetry.js";
@@ -30,7 +31,7 @@ export type SanitizeMessagesMiddlewareOptions = SharedRepairOptions<ModelRequest
 /**
  * A `createAgent` middleware that repairs each model request right before the model is called (tail `"request"`),
  * under the rules of the provider and model it goes to (docs/create-agent.md). It changes only the request, never
- * the agent's state. Put it last in `middleware`. `configurable.sanitizer: "off"` turns it off for a call.
+ * the agent's state. Put it last in `middleware`. `configurable.tailPolicy: "off"` turns it off for a call.
  *
  * @throws InvalidOptionError on bad options, when called
  *

@@ -5,7 +5,7 @@ import pg from "pg";
 import { FastJsonPlusSerializer } from "../serde/fast-jsonplus-serializer.js";
 import { explainPostgresOutage } from "./outage-error.js";
 import { PostgresReadPath, type ReadPathSaver } from "./read-path.js";
-import { assertOption } from "../repair/validate.js";
+import { assertOption } from "../options/assert-option.js";
 import { prune, type PruneOptions, type PruneReport } from "../retention/prune.js";
 import { explainErrorsOf } from "../store-errors.js";
 

@@ -1,7 +1,7 @@
 // Ride out a restart or failover and fail a call in bounded time, never applying a call reported failed: so
 // `maxRetriesPerRequest`, never `commandTimeout`, which leaves the command queued (docs/redis.md).
 import type { ClusterOptions, RedisOptions } from "ioredis";
-import { assertOption } from "../repair/validate.js";
+import { assertOption } from "../options/assert-option.js";
 
 /** Options of {@link resilientRedisOptions} and {@link resilientClusterOptions}. */
 export interface ResilienceOptions {

@@ -16,7 +16,7 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import { Redis, type Cluster, type ChainableCommander } from "ioredis";
 import { sortWrites } from "../langgraph-features.js";
-import { assertOption } from "../repair/validate.js";
+import { assertOption } from "../options/assert-option.js";
 import { FastJsonPlusSerializer } from "../serde/fast-jsonplus-serializer.js";
 import { resilientRedisOptions } from "./connection-options.js";
 import { decodeFrame, encodeFrame } from "./frame.js";

@@ -1,6 +1,6 @@
 // Every key of a thread carries its hash tag, so a thread lives in one Cluster slot and a write is one MULTI. Ids
 // are percent-encoded so no two share a key. Layout: docs/redis.md.
-import { assertOption } from "../repair/validate.js";
+import { assertOption } from "../options/assert-option.js";
 
 /** `encodeURIComponent` cannot encode a lone surrogate. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

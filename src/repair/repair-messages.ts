@@ -1,23 +1,26 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { isMessageList, roleOf, toolCallsOf } from "../messages/message-view.js";
-import { emit } from "./emit.js";
-import type { Repair } from "./patterns.js";
+import { emit } from "./walk/emit.js";
+import type { Repair } from "./report/catalog.js";
 import { answerEveryCall } from "./patterns/unanswered-tool-calls.js";
 import { planCallIds } from "./patterns/invalid-call-id.js";
-import type { CleanedReply } from "./reply-cleaning.js";
+import type { CleanedReply } from "./walk/clean-reply.js";
 import { standInToolResult, yieldToFinished } from "./patterns/stand-in-tool-result.js";
-import { reportOf } from "./report.js";
-import { segment, type Segment } from "./segment.js";
+import { reportOf } from "./report/report-of.js";
+import { segment, type Segment } from "./walk/segment.js";
 import { resolveRepairSettings, type RepairRules, type RepairSettings } from "./settings.js";
-import { findTailStart, type TailMode } from "./tail.js";
-import { assertOneOf, assertOption } from "./validate.js";
-import { endsOpen, isWellFormed, replyContext, type RepairContext } from "./well-formed.js";
+import { findTailStart, tailKindOf, type TailKind, type TailMode } from "./walk/tail.js";
+import { assertOneOf, assertOption } from "../options/assert-option.js";
+import { endsOpen, isWellFormed, replyContext, type RepairContext } from "./walk/well-formed.js";
 
-export type { TailMode };
+export type { TailKind, TailMode };
 
 /** Options of {@link repairMessages}. */
 export interface RepairOptions extends RepairRules {
-  /** How the end of the history is treated. @default "repair" */
+  /**
+   * What the tail of the history is; the old values `"repair"` and `"preserve"` still work (deprecated).
+   * @default "stopped"
+   */
   tail?: TailMode;
   /**
    * Finished tool results held outside the list (a checkpoint's `pendingWrites`): they answer the last turn's calls
@@ -27,9 +30,9 @@ export interface RepairOptions extends RepairRules {
   recoveredResults?: readonly unknown[];
   /**
    * Where the next run's input starts in `messages`: the stored history before it ends where `tail` says
-   * (`"repair"`: a stopped run's leftovers, closed for every provider), and the list ends in a model request (as
+   * (`"stopped"`: a stopped run's leftovers, closed for every provider), and the list ends in a model request (as
    * `"request"`); a result of the input yields to a finished one in `recoveredResults` (pattern AA). An integer from 0
-   * to the list's length; not with `tail: "preserve"`.
+   * to the list's length; not with `tail: "resumable"`.
    * @default undefined: no input, the end is the stored history's
    */
   inputStart?: number;
@@ -47,7 +50,7 @@ export interface RepairResult<T = unknown> {
   inputStart?: number;
 }
 
-const TAIL_MODES: readonly TailMode[] = ["repair", "finished", "preserve", "request"];
+const TAILS: readonly TailMode[] = ["stopped", "finished", "resumable", "request", "repair", "preserve"];
 
 function countRemovedBefore(removals: readonly Repair[], length: number): Int32Array {
   const counts = new Int32Array(length + 1);
@@ -66,17 +69,18 @@ function countRemovedBefore(removals: readonly Repair[], length: number): Int32A
 export function repairMessages<T>(messages: readonly T[], options?: RepairOptions): RepairResult<T>;
 export function repairMessages(messages: unknown, options?: RepairOptions): RepairResult;
 export function repairMessages(messages: unknown, options: RepairOptions = {}): RepairResult {
-  const { tail = "repair", recoveredResults = [], inputStart } = options;
-  assertOneOf("tail", tail, TAIL_MODES);
+  const { tail: given = "stopped", recoveredResults = [], inputStart } = options;
+  assertOneOf("tail", given, TAILS);
+  const tail = tailKindOf(given);
   if (inputStart !== undefined) assertInputStart(inputStart, tail, messages);
   return repairWith(messages, resolveRepairSettings(options), tail, recoveredResults, inputStart);
 }
 
-function assertInputStart(inputStart: unknown, tail: TailMode, messages: unknown): void {
+function assertInputStart(inputStart: unknown, tail: TailKind, messages: unknown): void {
   const length = Array.isArray(messages) ? messages.length : 0;
   const valid = Number.isInteger(inputStart) && (inputStart as number) >= 0 && (inputStart as number) <= length;
   assertOption("inputStart", inputStart, valid, `must be an integer from 0 to the list's length (${length})`);
-  assertOption("inputStart", inputStart, tail !== "preserve", 'takes a tail the input follows, not "preserve"');
+  assertOption("inputStart", inputStart, tail !== "resumable", 'takes a tail the input follows, not "resumable"');
 }
 
 interface Read {
@@ -86,13 +90,13 @@ interface Read {
   inputStart: number | undefined;
 }
 
-function readOf(messages: readonly unknown[], settings: RepairSettings, tail: TailMode, inputStart?: number): Read {
+function readOf(messages: readonly unknown[], settings: RepairSettings, tail: TailKind, inputStart?: number): Read {
   const { length } = messages;
-  const tailStart = tail === "preserve" ? findTailStart(messages) : length;
+  const tailStart = tail === "resumable" ? findTailStart(messages) : length;
   const input = inputStart ?? length;
-  // Without a tail, "preserve" closes as "repair"; with input, the list ends in a model request.
-  const closedAs = inputStart !== undefined ? "request" : tail === "preserve" && tailStart === length ? "repair" : tail;
-  const leftoversAt = tail === "repair" && input < length ? input : -1;
+  // Without a tail, "resumable" closes as "stopped"; with input, the list ends in a model request.
+  const closedAs = inputStart !== undefined ? "request" : tail === "resumable" && tailStart === length ? "stopped" : tail;
+  const leftoversAt = tail === "stopped" && input < length ? input : -1;
   const { rules, model, toClaude, store } = settings;
   const context = { rules, model, toClaude, store, tail: closedAs, inputStart: input, leftoversAt };
   return { tailStart, context, inputStart };
@@ -101,7 +105,7 @@ function readOf(messages: readonly unknown[], settings: RepairSettings, tail: Ta
 /** One walk over a healthy history. */
 function isClean(messages: readonly unknown[], { tailStart, context }: Read, recovered: readonly unknown[]): boolean {
   // A broken run's open end is closed: the check spares the rebuild a walk over the whole list.
-  const mustRebuild = context.tail === "repair" && endsOpen(messages);
+  const mustRebuild = context.tail === "stopped" && endsOpen(messages);
   // A finished result may have to take the place of a stand-in the input holds (pattern AA).
   const mayYield = recovered.length > 0 && context.inputStart < messages.length;
   return !mustRebuild && !mayYield && isWellFormed(messages, tailStart, context);
@@ -111,7 +115,7 @@ function isClean(messages: readonly unknown[], { tailStart, context }: Read, rec
 export function repairWith(
   messages: unknown,
   settings: RepairSettings,
-  tail: TailMode,
+  tail: TailKind,
   recoveredResults: readonly unknown[] = [],
   inputStart?: number,
 ): RepairResult {
@@ -129,7 +133,7 @@ export function repairWith(
 export function cleanCheckAndRebuild(
   messages: readonly unknown[],
   settings: RepairSettings,
-  tail: TailMode,
+  tail: TailKind,
   inputStart?: number,
 ): { clean: boolean; rebuilt: RepairResult } {
   const read = readOf(messages, settings, tail, inputStart);
@@ -139,7 +143,7 @@ export function cleanCheckAndRebuild(
 function rebuild(
   messages: readonly unknown[],
   settings: RepairSettings,
-  tail: TailMode,
+  tail: TailKind,
   { tailStart, context, inputStart: given }: Read,
   recoveredResults: readonly unknown[],
 ): RepairResult {
@@ -156,7 +160,7 @@ function rebuild(
   const answered = segments.map((part) => {
     if (typeof part === "number") return part;
     // Stranded results belong to the checkpoint's pending tasks, so only to its last turn.
-    const recovered = tail !== "preserve" && part === last ? recoveredResults : [];
+    const recovered = tail !== "resumable" && part === last ? recoveredResults : [];
     for (const { message, index } of yieldToFinished(part.turn, recovered, inputStart))
       repairs.push(reportOf(standInToolResult, "removed", index, message));
     return { turn: part.turn, answers: answerEveryCall(part.turn, settings.markers, recovered, usedRecovered) };

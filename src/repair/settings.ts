@@ -1,10 +1,10 @@
 // Validated once where they come in, then taken as they are on every read.
-import { resolveMarkers, type MarkerOption, type MarkerTexts } from "./markers.js";
-import { goesToClaude, PROVIDER_RULE_NAMES, type ProviderRules } from "./provider-rules.js";
-import { ruleSetFor, type RuleSet } from "./rule-set.js";
+import { resolveMarkers, type MarkerOption, type MarkerTexts } from "./synthetic/markers.js";
+import { goesToClaude, PROVIDER_RULE_NAMES, type ProviderRules } from "./rules/provider-patterns.js";
+import { ruleSetFor, type RuleSet } from "./rules/rule-set.js";
 import { isIdPrefix } from "../messages/synthetic-ids.js";
-import { BRIDGE_ROLES, type BridgeRole } from "./synthetic.js";
-import { assertModelName, assertOneOf, assertOption, assertStore } from "./validate.js";
+import { BRIDGE_ROLES, type BridgeRole } from "./synthetic/inserted-messages.js";
+import { assertModelName, assertOneOf, assertOption, assertStore } from "../options/assert-option.js";
 
 /** Options of a repair that hold for every history it reads. */
 export interface RepairRules {

@@ -1,5 +1,5 @@
-import { InvalidOptionError } from "../repair/errors.js";
-import { assertOption } from "../repair/validate.js";
+import { InvalidOptionError } from "../options/invalid-option-error.js";
+import { assertOption } from "../options/assert-option.js";
 import { assertTelemetryOption, type TelemetryOption } from "../telemetry/telemetry-option.js";
 import type { PruneProgress, PrunedThread } from "./report.js";
 

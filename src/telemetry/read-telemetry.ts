@@ -1,4 +1,4 @@
-import { PATTERNS, type Repair } from "../repair/patterns.js";
+import { PATTERNS, type Repair } from "../repair/report/catalog.js";
 import { ATTRIBUTES, createInstruments, METER_NAME, type Instruments } from "./metrics.js";
 import {
   loadOpenTelemetry,

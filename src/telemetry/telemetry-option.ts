@@ -1,5 +1,5 @@
-import { InvalidOptionError } from "../repair/errors.js";
-import { assertOneOf } from "../repair/validate.js";
+import { InvalidOptionError } from "../options/invalid-option-error.js";
+import { assertOneOf } from "../options/assert-option.js";
 import type { MeterProviderLike, TracerProviderLike } from "./open-telemetry-api.js";
 
 export type EntryPoint = "checkpointer" | "middleware" | "doctor";

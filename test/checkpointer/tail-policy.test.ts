@@ -3,7 +3,7 @@ import { AIMessage, HumanMessage, type BaseMessage, type ToolMessage } from "@la
 import { END, MessagesAnnotation, START, StateGraph, interrupt, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, isSyntheticMessage, type RepairEvent } from "../../src/index.js";
-import { findTailStart } from "../../src/repair/tail.js";
+import { findTailStart } from "../../src/repair/walk/tail.js";
 import { saverFactories, saverPerTest } from "../support/savers/savers.js";
 import { MESSAGES_FIELDS, messagesState, reactGraph } from "../support/graphs/react-graph.js";
 import { agentModel, cancelFirstTurn, nextTurn } from "../support/graphs/scenarios.js";
@@ -152,7 +152,7 @@ for (const factory of saverFactories) {
         expect(messages.slice(messages.length - rawTail.length)).toEqual(rawTail);
       });
       expect(shape(listed[0]!).map((s) => s.split(":")[0])).toEqual(["human", "ai", "tool", "tool", "ai", "human"]);
-      expect(events.every((e) => e.operation === "list" && e.tail === "preserve")).toBe(true);
+      expect(events.every((e) => e.operation === "list" && e.tail === "resumable")).toBe(true);
     });
 
     it("a thread that was never broken reads exactly as through the raw saver, by getTuple and list", async () => {

@@ -2,7 +2,7 @@
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { findTailStart } from "../../src/repair/tail.js";
+import { findTailStart } from "../../src/repair/walk/tail.js";
 import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
 import {
   anthropicTurn,

@@ -3,14 +3,14 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ProviderRules, RepairRules, TailMode } from "../../src/index.js";
-import { PROVIDER_RULE_NAMES } from "../../src/repair/provider-rules.js";
+import type { ProviderRules, RepairRules, TailKind } from "../../src/index.js";
+import { PROVIDER_RULE_NAMES } from "../../src/repair/rules/provider-patterns.js";
 import { cleanCheckAndRebuild } from "../../src/repair/repair-messages.js";
 import { resolveRepairSettings } from "../../src/repair/settings.js";
 import { anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory } from "../support/generators/arbitraries.js";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 500) };
-const anyTail = fc.constantFrom<TailMode>("repair", "finished", "preserve", "request");
+const anyTail = fc.constantFrom<TailKind>("stopped", "finished", "resumable", "request");
 const anyProvider = fc.constantFrom<ProviderRules | undefined>(undefined, ...PROVIDER_RULE_NAMES);
 const anyModel = fc.constantFrom(undefined, "claude-sonnet-4-5", "claude-3-7-sonnet-20250219", "gpt-5", "gemini-3-pro");
 const anyHistoryOfEveryKind = fc.oneof(anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory);
@@ -18,7 +18,7 @@ const anyHistoryOfEveryKind = fc.oneof(anyHistory, cleanHistory, cleanRequestHis
 /** What the clean check under `check` and the rebuild under `rebuild` said of `history`, when they disagree. */
 function disagreement(
   history: BaseMessage[],
-  tail: TailMode,
+  tail: TailKind,
   check: RepairRules,
   rebuild = check,
   inputStart?: number,
@@ -46,7 +46,7 @@ describe("the clean check", () => {
     const withInput = anyHistoryOfEveryKind.chain((history) =>
       fc.tuple(fc.constant(history), fc.integer({ min: 0, max: history.length })),
     );
-    const storedTail = fc.constantFrom<TailMode>("repair", "finished", "request");
+    const storedTail = fc.constantFrom<TailKind>("stopped", "finished", "request");
     fc.assert(
       fc.property(withInput, storedTail, anyProvider, ([history, inputStart], tail, provider) => {
         expect(disagreement(history, tail, { provider }, { provider }, inputStart)).toBeUndefined();

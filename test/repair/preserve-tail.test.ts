@@ -1,7 +1,7 @@
 // A preserved tail is only what a resumed run can still complete; nothing in it is answered twice or stranded.
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import { findTailStart } from "../../src/repair/tail.js";
+import { findTailStart } from "../../src/repair/walk/tail.js";
 import { expectAcceptedByAllProviders } from "../support/oracle/expect-accepted.js";
 import { calls, human, openAiTurn, reply, result, shape } from "../support/generators/messages.js";
 import { providerError } from "../support/oracle/provider-rejections.js";

@@ -2,9 +2,9 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isSyntheticMessage, repairMessages, type TailMode } from "../../src/index.js";
-import { PROVIDER_RULE_NAMES } from "../../src/repair/provider-rules.js";
-import { findTailStart } from "../../src/repair/tail.js";
+import { isSyntheticMessage, repairMessages, type TailKind } from "../../src/index.js";
+import { PROVIDER_RULE_NAMES } from "../../src/repair/rules/provider-patterns.js";
+import { findTailStart } from "../../src/repair/walk/tail.js";
 import { anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory } from "../support/generators/arbitraries.js";
 import { profilesOf } from "../support/oracle/expect-accepted.js";
 import {
@@ -44,7 +44,7 @@ describe("repairMessages invariants", () => {
 
   it("only what is broken changes: a finished history that breaks only role order reads as stored", () => {
     fc.assert(
-      fc.property(roleOrderHistory, fc.constantFrom<TailMode>("finished", "preserve"), (history, tail) => {
+      fc.property(roleOrderHistory, fc.constantFrom<TailKind>("finished", "resumable"), (history, tail) => {
         expect(rejectingProviders([...history, nextTurn] as BaseMessage[], profilesOf("openai"))).toEqual({});
         const result = repairMessages(history, { tail });
         expect(result.repairs).toEqual([]);
@@ -80,7 +80,7 @@ describe("repairMessages invariants", () => {
 
   it("for the model named, no thinking block another model signed is left", () => {
     fc.assert(
-      fc.property(anyHistory, fc.constantFrom<TailMode>("repair", "request"), (history, tail) => {
+      fc.property(anyHistory, fc.constantFrom<TailKind>("stopped", "request"), (history, tail) => {
         const { messages } = repairMessages(history, { tail, model: "claude-sonnet-4-5" });
         expect(thinkingOfAnotherModel(messages as BaseMessage[], "claude-sonnet-4-5")).toBeUndefined();
       }),
@@ -112,7 +112,7 @@ describe("repairMessages invariants", () => {
     fc.assert(
       fc.property(
         anyHistory,
-        fc.constantFrom<TailMode>("repair", "preserve", "request"),
+        fc.constantFrom<TailKind>("stopped", "resumable", "request"),
         anyProvider,
         (history, tail, provider) => {
           const { repairs } = repairMessages(history, { tail, provider });
@@ -131,7 +131,7 @@ describe("repairMessages invariants", () => {
 
   it("does no harm: what a provider accepted is still accepted, and what every provider accepted is left as is", () => {
     fc.assert(
-      fc.property(anyHistory, fc.constantFrom<TailMode>("repair", "preserve"), (history, tail) => {
+      fc.property(anyHistory, fc.constantFrom<TailKind>("stopped", "resumable"), (history, tail) => {
         const before = [...history, nextTurn];
         const { messages, repairs } = repairMessages(history, { tail });
         const after = [...(messages as BaseMessage[]), nextTurn];
@@ -159,7 +159,7 @@ describe("repairMessages invariants", () => {
     );
   });
 
-  it.each<TailMode>(["repair", "finished", "preserve", "request"])(
+  it.each<TailKind>(["stopped", "finished", "resumable", "request"])(
     "is idempotent and deterministic (tail %s)",
     (tail) => {
       fc.assert(
@@ -178,7 +178,7 @@ describe("repairMessages invariants", () => {
 
   it("keeps every message it does not report removed or rewritten, each once, and only moves tool results", () => {
     fc.assert(
-      fc.property(anyHistory, fc.constantFrom<TailMode>("repair", "preserve", "request"), (history, tail) => {
+      fc.property(anyHistory, fc.constantFrom<TailKind>("stopped", "resumable", "request"), (history, tail) => {
         const { messages, repairs } = repairMessages(history, { tail });
         const removed = new Set(repairs.filter((r) => r.action === "removed").map((r) => r.message));
         const copies = new Map(repairs.filter((r) => r.action === "rewritten").map((r) => [r.message, r.original]));
@@ -199,7 +199,7 @@ describe("repairMessages invariants", () => {
 
   it("reports each change where it happened", () => {
     fc.assert(
-      fc.property(anyHistory, fc.constantFrom<TailMode>("repair", "request"), (history, tail) => {
+      fc.property(anyHistory, fc.constantFrom<TailKind>("stopped", "request"), (history, tail) => {
         const { messages, repairs } = repairMessages(history, { tail });
         const copyAt = new Map(repairs.filter((r) => r.action === "rewritten").map((r) => [r.index, r.original]));
         for (const r of repairs) {
@@ -231,7 +231,7 @@ describe("repairMessages invariants", () => {
 
   it("returns a clean history as the same array, with no repairs", () => {
     fc.assert(
-      fc.property(cleanHistory, fc.constantFrom<TailMode>("repair", "finished", "preserve"), (history, tail) => {
+      fc.property(cleanHistory, fc.constantFrom<TailKind>("stopped", "finished", "resumable"), (history, tail) => {
         const result = repairMessages(history, { tail, provider: "strictest" });
         expect(result.messages).toBe(history);
         expect(result.repairs).toEqual([]);

@@ -5,17 +5,17 @@ import { HumanMessage, type AIMessage, type BaseMessage, type ToolMessage } from
 import { messagesStateReducer } from "@langchain/langgraph";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isSyntheticMessage, type TailMode } from "../../src/index.js";
+import { isSyntheticMessage, type TailKind } from "../../src/index.js";
 import { repairWith } from "../../src/repair/repair-messages.js";
 import { repairWithInput } from "../../src/checkpointer/run-input.js";
-import { PROVIDER_RULE_NAMES } from "../../src/repair/provider-rules.js";
+import { PROVIDER_RULE_NAMES } from "../../src/repair/rules/provider-patterns.js";
 import { resolveRepairSettings } from "../../src/repair/settings.js";
 import { anyHistory, cleanHistory, roleOrderHistory, storedAndInput } from "../support/generators/arbitraries.js";
 import { profilesOf } from "../support/oracle/expect-accepted.js";
 import { rejectingProviders, requestEndError, WIRE_PROFILES } from "../support/oracle/provider-rejections.js";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 500) };
-const storedTail = fc.constantFrom<TailMode>("repair", "finished");
+const storedTail = fc.constantFrom<TailKind>("stopped", "finished");
 
 /** What the model gets: the reducer applied to copies, as it assigns ids to messages without one. */
 const request = (stored: readonly BaseMessage[], input: readonly BaseMessage[]) =>

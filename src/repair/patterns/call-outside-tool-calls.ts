@@ -1,5 +1,5 @@
-import { definePattern } from "../pattern.js";
-import type { Turn } from "../turn.js";
+import { definePattern } from "../rules/define-pattern.js";
+import type { Turn } from "../walk/turn.js";
 
 export const callOutsideToolCalls = definePattern({
   code: "G",

@@ -1,5 +1,5 @@
-import { definePattern } from "../pattern.js";
-import { betweenRepliesMessage } from "../synthetic.js";
+import { definePattern } from "../rules/define-pattern.js";
+import { betweenRepliesMessage } from "../synthetic/inserted-messages.js";
 
 export const consecutiveReplies = definePattern({
   code: "K",

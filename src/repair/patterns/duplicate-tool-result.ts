@@ -1,7 +1,7 @@
-import { definePattern } from "../pattern.js";
-import { slotWithId } from "../pairing.js";
-import type { Turn } from "../turn.js";
-import { isSyntheticMessage } from "../synthetic.js";
+import { definePattern } from "../rules/define-pattern.js";
+import { slotWithId } from "../walk/pairing.js";
+import type { Turn } from "../walk/turn.js";
+import { isSyntheticMessage } from "../synthetic/inserted-messages.js";
 
 export const duplicateToolResult = definePattern({
   code: "F",

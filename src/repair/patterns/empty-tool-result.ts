@@ -1,5 +1,5 @@
 import { hasEmptyContent } from "../../messages/message-view.js";
-import { definePattern } from "../pattern.js";
+import { definePattern } from "../rules/define-pattern.js";
 
 export const emptyToolResult = definePattern({
   code: "W",

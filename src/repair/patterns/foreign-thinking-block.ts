@@ -1,6 +1,6 @@
 import { hasForeignThinking, isThinkingBlock } from "../../messages/anthropic-blocks.js";
-import { definePattern } from "../pattern.js";
-import { withContent } from "../reply-copies.js";
+import { definePattern } from "../rules/define-pattern.js";
+import { withContent } from "../copies/reply-copies.js";
 
 export const foreignThinkingBlock = definePattern({
   code: "S",

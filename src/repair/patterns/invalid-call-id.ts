@@ -1,7 +1,7 @@
 import { isValidCallId, rawToolCallIdOf, roleOf, type ToolCallRef } from "../../messages/message-view.js";
-import { definePattern } from "../pattern.js";
-import { idOrPosition } from "../synthetic.js";
-import { addValidId, hashText, resetIds } from "../unique-ids.js";
+import { definePattern } from "../rules/define-pattern.js";
+import { idOrPosition } from "../synthetic/inserted-messages.js";
+import { addValidId, hashText, resetIds } from "../walk/unique-ids.js";
 
 export const invalidCallId = definePattern({
   code: "I",

@@ -1,5 +1,5 @@
-import { definePattern } from "../pattern.js";
-import { openingMessage } from "../synthetic.js";
+import { definePattern } from "../rules/define-pattern.js";
+import { openingMessage } from "../synthetic/inserted-messages.js";
 
 export const leadingReply = definePattern({
   code: "J",

@@ -1,5 +1,5 @@
 import { isRemoveMessage } from "../../messages/message-view.js";
-import { definePattern } from "../pattern.js";
+import { definePattern } from "../rules/define-pattern.js";
 
 export const leftoverRemoveMessage = definePattern({
   code: "L",

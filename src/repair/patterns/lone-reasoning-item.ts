@@ -1,6 +1,6 @@
 import { hasLoneReasoningItem, isLoneReasoningItem } from "../../messages/responses-items.js";
-import { definePattern } from "../pattern.js";
-import { withoutOutputItems } from "../reply-copies.js";
+import { definePattern } from "../rules/define-pattern.js";
+import { withoutOutputItems } from "../copies/reply-copies.js";
 
 export const loneReasoningItem = definePattern({
   code: "P",

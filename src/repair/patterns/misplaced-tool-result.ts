@@ -1,4 +1,4 @@
-import { definePattern } from "../pattern.js";
+import { definePattern } from "../rules/define-pattern.js";
 
 /**
  * Its rule is the rebuild's order (`emit`): each turn goes out as its AIMessage, then its results in call order; a

@@ -1,5 +1,5 @@
-import { definePattern } from "../pattern.js";
-import { bridgeMessage } from "../synthetic.js";
+import { definePattern } from "../rules/define-pattern.js";
+import { bridgeMessage } from "../synthetic/inserted-messages.js";
 
 export const missingReply = definePattern({
   code: "A",

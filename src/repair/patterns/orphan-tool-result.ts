@@ -1,4 +1,4 @@
-import { definePattern } from "../pattern.js";
+import { definePattern } from "../rules/define-pattern.js";
 
 /**
  * Its rule is the pairing itself (`segment`): a ToolMessage answers the nearest earlier AIMessage that declared its

@@ -1,4 +1,4 @@
-import { definePattern } from "../pattern.js";
+import { definePattern } from "../rules/define-pattern.js";
 
 /** Its rule: `answerEveryCall` in unanswered-tool-calls.ts. */
 export const partlyAnsweredToolCalls = definePattern({

@@ -1,6 +1,6 @@
 import { isPausedTurn } from "../../messages/anthropic-blocks.js";
-import { definePattern } from "../pattern.js";
-import { continueMessage } from "../synthetic.js";
+import { definePattern } from "../rules/define-pattern.js";
+import { continueMessage } from "../synthetic/inserted-messages.js";
 
 export const requestEndsOnReply = definePattern({
   code: "Z",

@@ -1,6 +1,6 @@
 import { idOf, rawToolCallIdOf, roleOf } from "../../messages/message-view.js";
-import { definePattern } from "../pattern.js";
-import type { KeptResult, Turn } from "../turn.js";
+import { definePattern } from "../rules/define-pattern.js";
+import type { KeptResult, Turn } from "../walk/turn.js";
 
 export const standInToolResult = definePattern({
   code: "AA",

@@ -1,7 +1,7 @@
 import { rawToolCallIdOf, roleOf } from "../../messages/message-view.js";
-import { definePattern } from "../pattern.js";
-import { resultWith } from "../rewrite.js";
-import { idOut, type ToolResult, type Turn } from "../turn.js";
+import { definePattern } from "../rules/define-pattern.js";
+import { resultWith } from "../copies/message-copies.js";
+import { idOut, type ToolResult, type Turn } from "../walk/turn.js";
 
 export const strandedToolResult = definePattern({
   code: "N",

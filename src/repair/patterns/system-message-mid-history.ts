@@ -1,5 +1,5 @@
-import { definePattern } from "../pattern.js";
-import { isSyntheticMessage } from "../synthetic.js";
+import { definePattern } from "../rules/define-pattern.js";
+import { isSyntheticMessage } from "../synthetic/inserted-messages.js";
 
 export const systemMessageMidHistory = definePattern({
   code: "Y",

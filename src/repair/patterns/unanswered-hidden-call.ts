@@ -1,4 +1,4 @@
-import { definePattern } from "../pattern.js";
+import { definePattern } from "../rules/define-pattern.js";
 
 /** Its rule: `answerEveryCall` in unanswered-tool-calls.ts, once G put the call in `tool_calls`. */
 export const unansweredHiddenCall = definePattern({

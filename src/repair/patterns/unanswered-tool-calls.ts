@@ -1,7 +1,7 @@
-import type { MarkerTexts } from "../markers.js";
-import { definePattern } from "../pattern.js";
-import { idOut, type ToolResult, type Turn } from "../turn.js";
-import { idOrPosition, placeholderToolMessage } from "../synthetic.js";
+import type { MarkerTexts } from "../synthetic/markers.js";
+import { definePattern } from "../rules/define-pattern.js";
+import { idOut, type ToolResult, type Turn } from "../walk/turn.js";
+import { idOrPosition, placeholderToolMessage } from "../synthetic/inserted-messages.js";
 import { partlyAnsweredToolCalls } from "./partly-answered-tool-calls.js";
 import { unansweredHiddenCall } from "./unanswered-hidden-call.js";
 import { recoveredResult } from "./stranded-tool-result.js";

@@ -1,5 +1,5 @@
-import { definePattern } from "../pattern.js";
-import { closingMessage } from "../synthetic.js";
+import { definePattern } from "../rules/define-pattern.js";
+import { closingMessage } from "../synthetic/inserted-messages.js";
 
 export const unclosedToolResults = definePattern({
   code: "C",

@@ -1,6 +1,6 @@
 import { hasStreamLeftovers, isStreamOnlyBlock } from "../../messages/message-view.js";
-import { definePattern } from "../pattern.js";
-import { withContent } from "../reply-copies.js";
+import { definePattern } from "../rules/define-pattern.js";
+import { withContent } from "../copies/reply-copies.js";
 
 export const unfinishedStreamChunk = definePattern({
   code: "M",

@@ -1,7 +1,7 @@
 import { hasUnkeptReasoning, isUnkeptOutputReasoning, replayedOutput } from "../../messages/responses-items.js";
-import { definePattern } from "../pattern.js";
-import { withoutOutputItems } from "../reply-copies.js";
-import { replyWith } from "../rewrite.js";
+import { definePattern } from "../rules/define-pattern.js";
+import { withoutOutputItems } from "../copies/reply-copies.js";
+import { replyWith } from "../copies/message-copies.js";
 
 type Loose = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { hasServerToolBlocks, isServerToolBlock, visitUnpairedServerBlocks } from "../../messages/anthropic-blocks.js";
 import { isStreamOnlyBlock } from "../../messages/message-view.js";
-import { definePattern, type ReplyContext } from "../pattern.js";
-import { contentOf, withContent } from "../reply-copies.js";
+import { definePattern, type ReplyContext } from "../rules/define-pattern.js";
+import { contentOf, withContent } from "../copies/reply-copies.js";
 
 type Loose = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { GEMINI_SIGNATURES_KEY, SKIP_SIGNATURE, unsignedFirstCall } from "../../messages/gemini-signatures.js";
-import { definePattern } from "../pattern.js";
-import { replyWith } from "../rewrite.js";
+import { definePattern } from "../rules/define-pattern.js";
+import { replyWith } from "../copies/message-copies.js";
 
 type Loose = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { hasUnsignedThinking, isSigned, isUnsignedThinking } from "../../messages/anthropic-blocks.js";
-import { definePattern } from "../pattern.js";
-import { withContent } from "../reply-copies.js";
+import { definePattern } from "../rules/define-pattern.js";
+import { withContent } from "../copies/reply-copies.js";
 
 export const unsignedThinkingBlock = definePattern({
   code: "R",

@@ -1,6 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { expect } from "vitest";
-import type { ProviderRules } from "../../../src/repair/provider-rules.js";
+import type { ProviderRules } from "../../../src/repair/rules/provider-patterns.js";
 import { rejectingProviders, WIRE_PROFILES, type WireProfile } from "./provider-rejections.js";
 
 /** Asserts every provider profile accepts `messages`. */

@@ -6,16 +6,16 @@ import {
   rawToolCallIdOf,
   roleOf,
   toolCallsOf,
-} from "../messages/message-view.js";
-import { baseModel } from "../messages/anthropic-blocks.js";
-import type { ReplyContext } from "./pattern.js";
-import { needsCleaning } from "./reply-cleaning.js";
-import { boundaryBreak, messageRulesOf, ofRole, removalAmong, TURN, type RuleSet, type TurnCode } from "./rule-set.js";
-import { isSystemBridge } from "./synthetic.js";
-import type { TailMode } from "./tail.js";
+} from "../../messages/message-view.js";
+import { baseModel } from "../../messages/anthropic-blocks.js";
+import type { ReplyContext } from "../rules/define-pattern.js";
+import { needsCleaning } from "./clean-reply.js";
+import { boundaryBreak, messageRulesOf, ofRole, removalAmong, TURN, type RuleSet, type TurnCode } from "../rules/rule-set.js";
+import { isSystemBridge } from "../synthetic/inserted-messages.js";
+import type { TailKind } from "./tail.js";
 import { addId, addValidId, resetIds } from "./unique-ids.js";
 import { slotWithId } from "./pairing.js";
-import { isEcho } from "./patterns/echoed-marker.js";
+import { isEcho } from "../patterns/echoed-marker.js";
 
 /** What the clean check and the rebuild both read. */
 export interface RepairContext {
@@ -25,8 +25,8 @@ export interface RepairContext {
   toClaude: boolean;
   /** Unknown when undefined. */
   store: boolean | undefined;
-  /** `"preserve"` only where there is a tail to keep; without one the end closes as `"repair"`. */
-  tail: TailMode;
+  /** `"resumable"` only where there is a tail to keep; without one the end closes as `"stopped"`. */
+  tail: TailKind;
   /** Where the run's input starts; the list's length without input. */
   inputStart: number;
   /** Where input follows a stopped run's leftovers, whose boundary is closed for every provider; -1 for none. */
@@ -55,7 +55,7 @@ export function replyContext(
     model: model === undefined ? undefined : baseModel(model),
     toClaude,
     store,
-    openEnd: tail === "request" || tail === "preserve",
+    openEnd: tail === "request" || tail === "resumable",
     currentTurn,
     renamed: undefined,
   };
@@ -146,5 +146,5 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, co
     return boundaryBreak(table[first], prev) === undefined;
   }
   if (tail === "request") return boundaryBreak(table["request-end"], prev, messages[tailStart - 1]) === undefined;
-  return boundaryBreak((tail === "repair" ? rules.leftoverBoundaries : table).human, prev) === undefined;
+  return boundaryBreak((tail === "stopped" ? rules.leftoverBoundaries : table).human, prev) === undefined;
 }

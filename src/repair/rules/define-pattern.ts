@@ -1,8 +1,8 @@
 // One pattern's unit: description, scope and rule. How the engine runs each kind of rule: docs/internals.md.
 import type { BaseMessage } from "@langchain/core/messages";
-import type { MessageRole } from "../messages/message-view.js";
-import type { BridgeRole } from "./synthetic.js";
-import type { MarkerTexts } from "./markers.js";
+import type { MessageRole } from "../../messages/message-view.js";
+import type { BridgeRole } from "../synthetic/inserted-messages.js";
+import type { MarkerTexts } from "../synthetic/markers.js";
 
 /** Where a pattern is repaired (docs/internals.md). */
 export type Scope = "anywhere" | "leftovers" | "provider" | "model";

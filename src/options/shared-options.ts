@@ -1,8 +1,6 @@
-import type { RunnableConfig } from "@langchain/core/runnables";
-import { InvalidOptionError } from "./repair/errors.js";
-import { resolveRepairSettings, type RepairRules, type RepairSettings } from "./repair/settings.js";
-import { assertOneOf } from "./repair/validate.js";
-import { assertTelemetryOption, type TelemetryOption } from "./telemetry/telemetry-option.js";
+import { InvalidOptionError } from "./invalid-option-error.js";
+import { resolveRepairSettings, type RepairRules, type RepairSettings } from "../repair/settings.js";
+import { assertTelemetryOption, type TelemetryOption } from "../telemetry/telemetry-option.js";
 
 /** As `compile()` takes them: node names or `"*"`. @internal */
 export function assertBreakpointNodes(name: string, value: unknown): void {
@@ -62,27 +60,4 @@ export function resolveRepairOptions<Event>(options: SharedRepairOptions<Event>)
   }
   assertTelemetryOption(options.telemetry);
   return { repair: resolveRepairSettings(options), onRepair: options.onRepair, telemetry: options.telemetry };
-}
-
-/**
- * How a read treats the tail of a history (docs/tail-policy.md):
- * - `"auto"`: repair it only where a run stopped midway; preserve it otherwise;
- * - `"repair"`: always close it: the next call is a new turn;
- * - `"preserve"`: never touch it: the next call resumes (`invoke(null)`);
- * - `"off"`: return what the wrapped saver returned.
- */
-export type SanitizerPolicy = "auto" | "repair" | "preserve" | "off";
-
-/** @internal */
-export const POLICY_CONFIG_KEY = "sanitizer";
-
-/** @internal */
-export const POLICIES: readonly SanitizerPolicy[] = ["auto", "repair", "preserve", "off"];
-
-/** Checked per call: read as `"auto"`, a typo for `"preserve"` could repair a tail the call meant to keep. @internal */
-export function policyFor(config: RunnableConfig, fallback: SanitizerPolicy): SanitizerPolicy {
-  const override = config.configurable?.[POLICY_CONFIG_KEY];
-  if (override === undefined) return fallback;
-  assertOneOf(`configurable.${POLICY_CONFIG_KEY}`, override, POLICIES);
-  return override;
 }

@@ -1,18 +1,18 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { rawToolCallIdOf, roleOf, type MessageRole } from "../messages/message-view.js";
-import type { MarkerTexts } from "./markers.js";
-import type { BoundaryRule, PatternUnit } from "./pattern.js";
-import type { PatternId, Repair } from "./patterns.js";
-import { misplacedToolResult } from "./patterns/misplaced-tool-result.js";
-import { callOutsideToolCalls, callsOutsideToolCalls } from "./patterns/call-outside-tool-calls.js";
-import { invalidCallId } from "./patterns/invalid-call-id.js";
-import { UNITS } from "./patterns/index.js";
-import type { CleanedReply } from "./reply-cleaning.js";
-import { reportOf } from "./report.js";
-import { asHumanMessage, resultWith, rewriteCalls } from "./rewrite.js";
-import { boundaryBreak, messageRulesOf, TURN, type MessageUnit, type TurnCode } from "./rule-set.js";
-import { isSyntheticMessage, withIdPrefix } from "../messages/synthetic-ids.js";
-import { idOrPosition, isSystemBridge, type BridgeRole } from "./synthetic.js";
+import { rawToolCallIdOf, roleOf, type MessageRole } from "../../messages/message-view.js";
+import type { MarkerTexts } from "../synthetic/markers.js";
+import type { BoundaryRule, PatternUnit } from "../rules/define-pattern.js";
+import type { PatternId, Repair } from "../report/catalog.js";
+import { misplacedToolResult } from "../patterns/misplaced-tool-result.js";
+import { callOutsideToolCalls, callsOutsideToolCalls } from "../patterns/call-outside-tool-calls.js";
+import { invalidCallId } from "../patterns/invalid-call-id.js";
+import { UNITS } from "../patterns/index.js";
+import type { CleanedReply } from "./clean-reply.js";
+import { reportOf } from "../report/report-of.js";
+import { asHumanMessage, resultWith, rewriteCalls } from "../copies/message-copies.js";
+import { boundaryBreak, messageRulesOf, TURN, type MessageUnit, type TurnCode } from "../rules/rule-set.js";
+import { isSyntheticMessage, withIdPrefix } from "../../messages/synthetic-ids.js";
+import { idOrPosition, isSystemBridge, type BridgeRole } from "../synthetic/inserted-messages.js";
 import { idOut, type InsertedResult, type KeptResult, type ToolResult, type Turn } from "./turn.js";
 import type { RepairContext } from "./well-formed.js";
 
@@ -246,7 +246,7 @@ class Rebuild {
       else if (first === "ai") this.boundary("ai", false, messages[tailStart], tailStart);
       for (let i = tailStart; i < messages.length; i++) this.push(messages[i], i);
     } else if (tail !== "request") {
-      this.boundary("human", tail === "repair");
+      this.boundary("human", tail === "stopped");
     } else {
       const last = this.out.length - 1;
       this.boundary("request-end", false, this.out[last], last);

@@ -1,7 +1,7 @@
 import { roleOf } from "../messages/message-view.js";
-import { repairWith, type RepairResult, type TailMode } from "../repair/repair-messages.js";
+import { repairWith, type RepairResult, type TailKind } from "../repair/repair-messages.js";
 import type { RepairSettings } from "../repair/settings.js";
-import { findTailStart } from "../repair/tail.js";
+import { findTailStart } from "../repair/walk/tail.js";
 
 /**
  * `humanInTheLoopMiddleware` guards the calls of the last AIMessage, whatever follows: where user turns follow it with
@@ -20,14 +20,14 @@ function guardedCallEnd(messages: readonly unknown[]): number | undefined {
 export function repairList(
   messages: readonly unknown[],
   settings: RepairSettings,
-  tail: TailMode,
+  tail: TailKind,
   recoveredResults: readonly unknown[] | undefined,
   interrupted: boolean,
 ): RepairResult {
-  const end = tail === "preserve" && interrupted ? guardedCallEnd(messages) : undefined;
+  const end = tail === "resumable" && interrupted ? guardedCallEnd(messages) : undefined;
   if (end === undefined) return repairWith(messages, settings, tail, recoveredResults);
   // The user turns go back after the repaired rest, whose own tail is the guarded AIMessage and its results.
-  const rest = repairWith(messages.slice(0, end), settings, "preserve");
+  const rest = repairWith(messages.slice(0, end), settings, "resumable");
   if (rest.repairs.length === 0) return { messages: messages as unknown[], repairs: [], usedRecovered: [] };
   return { ...rest, messages: [...rest.messages, ...messages.slice(end)] };
 }

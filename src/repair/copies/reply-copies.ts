@@ -1,5 +1,5 @@
 /** The copies the reply rules write: a reply without some of its content blocks or replayed output items. */
-import { replyWith } from "./rewrite.js";
+import { replyWith } from "./message-copies.js";
 
 type Loose = Record<string, unknown>;
 

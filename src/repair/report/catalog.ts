@@ -1,7 +1,7 @@
-import type { Pattern } from "./pattern.js";
-import { UNITS } from "./patterns/index.js";
+import type { Pattern } from "../rules/define-pattern.js";
+import { UNITS } from "../patterns/index.js";
 
-export type { Pattern, Scope } from "./pattern.js";
+export type { Pattern, Scope } from "../rules/define-pattern.js";
 
 /** A pattern's short code, as in `Repair.code`, metrics and the doctor's report. */
 export type PatternId = keyof typeof UNITS;

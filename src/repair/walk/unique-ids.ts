@@ -1,4 +1,4 @@
-import { isCallIdChar, MAX_CALL_ID_LENGTH } from "../messages/message-view.js";
+import { isCallIdChar, MAX_CALL_ID_LENGTH } from "../../messages/message-view.js";
 
 /** Allocation-free for the clean check: open addressing over kept arrays, emptied by bumping an epoch. @internal */
 let capacity = 1024;

@@ -1,13 +1,20 @@
-import { hasRunnableCalls, rawCallId, rawToolCallIdOf, roleOf } from "../messages/message-view.js";
+import { hasRunnableCalls, rawCallId, rawToolCallIdOf, roleOf } from "../../messages/message-view.js";
 
 /**
- * How the end of the history is treated (docs/tail-policy.md):
- * - `"repair"`: a stopped run's leftovers, closed for every provider;
+ * What the tail of the history is, which says how it is repaired (docs/tail-policy.md):
+ * - `"stopped"`: a stopped run's leftovers, closed for every provider;
  * - `"finished"`: a finished run's; calls left open are answered, its last turn closed only where `provider` needs it;
- * - `"preserve"`: the tail a run may still complete is kept as it is;
+ * - `"resumable"`: what a run may still complete, kept as it is;
  * - `"request"`: about to go to the model, which gives the next reply.
  */
-export type TailMode = "repair" | "finished" | "preserve" | "request";
+export type TailKind = "stopped" | "finished" | "resumable" | "request";
+
+/** @deprecated The same as {@link TailKind}, with its old values (`"repair"` for `"stopped"`, `"preserve"` for `"resumable"`). */
+export type TailMode = TailKind | "repair" | "preserve";
+
+/** The kind an old value names. @internal */
+export const tailKindOf = (tail: TailMode): TailKind =>
+  tail === "repair" ? "stopped" : tail === "preserve" ? "resumable" : tail;
 
 /** Results for distinct `tool_calls` of `ai`. */
 function answersOf(ai: unknown, messages: readonly unknown[], from: number, end: number): boolean {

@@ -1,6 +1,6 @@
 // Which provider-scoped patterns each provider's API needs; docs/providers.md is generated from it.
-import { baseModel } from "../messages/anthropic-blocks.js";
-import type { UNITS } from "./patterns/index.js";
+import { baseModel } from "../../messages/anthropic-blocks.js";
+import type { UNITS } from "../patterns/index.js";
 
 type ProviderScoped = {
   [K in keyof typeof UNITS]: "provider" extends (typeof UNITS)[K]["applies"][number] ? K : never;

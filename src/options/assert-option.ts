@@ -1,5 +1,5 @@
 /** Checks of option values, with one wording everywhere: each throws an `InvalidOptionError` that names the option. */
-import { InvalidOptionError } from "./errors.js";
+import { InvalidOptionError } from "./invalid-option-error.js";
 
 /**
  * Throws an `InvalidOptionError` naming `name` unless `valid`: "`name` `requirement`, got `value`." (numbers as

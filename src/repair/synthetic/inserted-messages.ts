@@ -1,8 +1,8 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { idOf, roleOf } from "../messages/message-view.js";
-import { isSyntheticMessage, SYNTHETIC_ID_PREFIX } from "../messages/synthetic-ids.js";
+import { idOf, roleOf } from "../../messages/message-view.js";
+import { isSyntheticMessage, SYNTHETIC_ID_PREFIX } from "../../messages/synthetic-ids.js";
 
-export { isSyntheticMessage, SYNTHETIC_ID_PREFIX } from "../messages/synthetic-ids.js";
+export { isSyntheticMessage, SYNTHETIC_ID_PREFIX } from "../../messages/synthetic-ids.js";
 
 /** A marker stored as a SystemMessage (`bridgeRole: "system"`): it stands for the reply it marks. */
 export const isSystemBridge = (message: unknown): boolean =>

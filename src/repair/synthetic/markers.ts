@@ -1,4 +1,4 @@
-import { InvalidOptionError } from "./errors.js";
+import { InvalidOptionError } from "../../options/invalid-option-error.js";
 
 /** Texts of the messages the sanitizer inserts; cause-neutral: it sees that a reply is missing, not why. */
 export interface MarkerTexts {

@@ -1,6 +1,6 @@
 /** A turn of the rebuild: an AIMessage with calls, and the answer each call goes out with. @internal */
-import type { ToolCallRef } from "../messages/message-view.js";
-import type { PatternUnit } from "./pattern.js";
+import type { ToolCallRef } from "../../messages/message-view.js";
+import type { PatternUnit } from "../rules/define-pattern.js";
 
 /** A result from the input assigned to its call: the message and its position in the input. */
 export interface KeptResult {

@@ -1,7 +1,7 @@
 // Each reply rule that applies writes a copy, in rule order, on the copy the last one wrote (M, P, Q, R, S, T, U, V).
-import type { PatternId } from "./patterns.js";
-import type { ReplyContext, ReplyRule } from "./pattern.js";
-import { PART_BITS, type RuleSet } from "./rule-set.js";
+import type { PatternId } from "../report/catalog.js";
+import type { ReplyContext, ReplyRule } from "../rules/define-pattern.js";
+import { PART_BITS, type RuleSet } from "../rules/rule-set.js";
 
 type Loose = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  * id, while in a history the clean check passes every id is unique, so the owner is the open turn), in the first
  * slot from `from` on that holds the id. @internal
  */
-import { rawCallId } from "../messages/message-view.js";
+import { rawCallId } from "../../messages/message-view.js";
 
 /** The first slot of `calls` from `from` on whose call has `id`; -1 for none. */
 export function slotWithId(calls: readonly unknown[], id: string, from: number): number {

@@ -1,13 +1,13 @@
-import { rawToolCallIdOf, roleOf, type ToolCallRef } from "../messages/message-view.js";
-import type { PatternUnit, ReplyContext } from "./pattern.js";
-import type { Repair } from "./patterns.js";
-import { echoedMarker, isEcho } from "./patterns/echoed-marker.js";
-import { orphanToolResult } from "./patterns/orphan-tool-result.js";
-import { duplicateToolResult, slotFor } from "./patterns/duplicate-tool-result.js";
-import { UNITS } from "./patterns/index.js";
-import { cleanReply, type CleanedReply } from "./reply-cleaning.js";
-import { reportOf } from "./report.js";
-import { removalOf, type RuleSet } from "./rule-set.js";
+import { rawToolCallIdOf, roleOf, type ToolCallRef } from "../../messages/message-view.js";
+import type { PatternUnit, ReplyContext } from "../rules/define-pattern.js";
+import type { Repair } from "../report/catalog.js";
+import { echoedMarker, isEcho } from "../patterns/echoed-marker.js";
+import { orphanToolResult } from "../patterns/orphan-tool-result.js";
+import { duplicateToolResult, slotFor } from "../patterns/duplicate-tool-result.js";
+import { UNITS } from "../patterns/index.js";
+import { cleanReply, type CleanedReply } from "./clean-reply.js";
+import { reportOf } from "../report/report-of.js";
+import { removalOf, type RuleSet } from "../rules/rule-set.js";
 import type { KeptResult, Turn } from "./turn.js";
 
 /**

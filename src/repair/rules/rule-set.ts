@@ -1,5 +1,5 @@
 // Which rules apply, resolved once per provider and model, in tables laid out for the clean check (docs/internals.md).
-import type { MessageRole } from "../messages/message-view.js";
+import type { MessageRole } from "../../messages/message-view.js";
 import type {
   BoundaryRule,
   MessageRule,
@@ -9,9 +9,9 @@ import type {
   ReplyRule,
   Scope,
   TurnState,
-} from "./pattern.js";
-import { UNITS } from "./patterns/index.js";
-import { providerPatterns, type ProviderRules } from "./provider-rules.js";
+} from "./define-pattern.js";
+import { UNITS } from "../patterns/index.js";
+import { providerPatterns, type ProviderRules } from "./provider-patterns.js";
 
 export type BoundaryUnit = PatternUnit & { boundary: BoundaryRule };
 export type MessageUnit = PatternUnit & { message: MessageRule };

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { GEMINI_SIGNATURES_KEY } from "../messages/gemini-signatures.js";
-import { itemCallId, rawCallId, type ToolCallRef } from "../messages/message-view.js";
+import { GEMINI_SIGNATURES_KEY } from "../../messages/gemini-signatures.js";
+import { itemCallId, rawCallId, type ToolCallRef } from "../../messages/message-view.js";
 
 type Loose = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
-import { idOf, toolCallIdOf } from "../messages/message-view.js";
-import type { PatternUnit } from "./pattern.js";
-import type { PatternId, Repair, RepairAction, RepairKind } from "./patterns.js";
+import { idOf, toolCallIdOf } from "../../messages/message-view.js";
+import type { PatternUnit } from "../rules/define-pattern.js";
+import type { PatternId, Repair, RepairAction, RepairKind } from "./catalog.js";
 
 /**
  * The {@link Repair} of `unit` for `message`, with the ids it carries. Built field by field, not spread: on Node 20
