@@ -6,11 +6,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { PATTERNS, type PatternId } from "../src/index.js";
-import { PROVIDER_RULES, type ProviderEntry } from "../src/repair/rules/provider-patterns.js";
+import { PROVIDERS, type ProviderEntry } from "../src/repair/rules/provider-patterns.js";
 
 const file = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 const codes = Object.keys(PATTERNS) as PatternId[];
-const providers = Object.entries(PROVIDER_RULES as Readonly<Record<string, ProviderEntry>>);
+const providers = Object.entries(PROVIDERS as Readonly<Record<string, ProviderEntry>>);
 const list = (patterns: readonly string[]) => (patterns.length === 0 ? "none" : patterns.join(", "));
 /** The provider names of each set of rules, in the table's order. */
 const byRules = new Map<string, string[]>();

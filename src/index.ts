@@ -1,5 +1,11 @@
-export { repairMessages, type RepairOptions, type RepairResult, type TailKind, type TailMode } from "./repair/repair-messages.js";
-export type { RepairRules } from "./repair/settings.js";
+export {
+  repairMessages,
+  type RepairOptions,
+  type RepairResult,
+  type TailKind,
+  type TailMode,
+} from "./repair/repair-messages.js";
+export type { RepairRules, RepairSettings } from "./repair/settings.js";
 export {
   PATTERNS,
   type Pattern,
@@ -10,7 +16,7 @@ export {
   type Scope,
 } from "./repair/report/catalog.js";
 export { MARKER_PRESETS, type MarkerOption, type MarkerTexts } from "./repair/synthetic/markers.js";
-export type { ProviderName, ProviderRules } from "./repair/rules/provider-patterns.js";
+export type { ProviderChoice, ProviderName, ProviderRules } from "./repair/rules/provider-patterns.js";
 export { InvalidOptionError } from "./options/invalid-option-error.js";
 export { isSyntheticMessage, SYNTHETIC_ID_PREFIX, type BridgeRole } from "./repair/synthetic/inserted-messages.js";
 export {

@@ -1,6 +1,6 @@
 import { roleOf } from "../messages/message-view.js";
 import { repairWith, type RepairResult, type TailKind } from "../repair/repair-messages.js";
-import type { RepairSettings } from "../repair/settings.js";
+import type { ResolvedRepairSettings } from "../repair/settings.js";
 import { findTailStart } from "../repair/walk/tail.js";
 
 /**
@@ -19,7 +19,7 @@ function guardedCallEnd(messages: readonly unknown[]): number | undefined {
 /** At a pending `interrupt()`, a preserved tail reaches back to the call the interrupt may guard. */
 export function repairList(
   messages: readonly unknown[],
-  settings: RepairSettings,
+  settings: ResolvedRepairSettings,
   tail: TailKind,
   recoveredResults: readonly unknown[] | undefined,
   interrupted: boolean,

@@ -2,7 +2,7 @@
 // stored history they follow, as the model will get them (docs/tail-policy.md).
 import { idOf, isMessageLike, isRemoveMessage, roleOf } from "../messages/message-view.js";
 import { repairWith, type RepairResult, type TailKind } from "../repair/repair-messages.js";
-import type { RepairSettings } from "../repair/settings.js";
+import type { ResolvedRepairSettings } from "../repair/settings.js";
 
 /** The run's own copies of its input's lists, by key, which the first read may rewrite. */
 export type InputLists = Map<string, unknown[]>;
@@ -90,7 +90,7 @@ export interface InputRepair {
 export function repairWithInput(
   stored: readonly unknown[],
   list: readonly unknown[],
-  settings: RepairSettings,
+  settings: ResolvedRepairSettings,
   tail: TailKind,
   recovered: readonly unknown[] = [],
 ): InputRepair | undefined {

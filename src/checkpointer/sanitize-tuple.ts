@@ -1,7 +1,7 @@
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import { deltaSnapshot, isDeltaSnapshot, isMarkedDelta } from "../langgraph-features.js";
 import type { Repair } from "../repair/report/catalog.js";
-import type { RepairSettings } from "../repair/settings.js";
+import type { ResolvedRepairSettings } from "../repair/settings.js";
 import type { TailKind } from "../repair/repair-messages.js";
 import { repairList } from "./repair-list.js";
 import { repairWithInput, rewriteList, type InputLists } from "./run-input.js";
@@ -16,7 +16,7 @@ export interface ChannelRepairs {
 export interface TupleRepairSettings {
   /** `undefined`: every channel whose value is a message list. */
   channels: readonly string[] | undefined;
-  repair: RepairSettings;
+  repair: ResolvedRepairSettings;
 }
 
 /**

@@ -6,8 +6,8 @@ import {
   repairMessages,
   type MarkerOption,
   type PatternId,
-  type ProviderRules,
-  type RepairRules,
+  type ProviderChoice,
+  type RepairSettings,
 } from "../index.js";
 import {
   COMMON_OPTIONS,
@@ -52,7 +52,7 @@ function parse(argv: string[]) {
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   const after = resumePoint(values);
   const markers = values.markers as MarkerOption | undefined;
-  const provider = values.provider as ProviderRules | undefined;
+  const provider = values.provider as ProviderChoice | undefined;
   const model = values.model;
   if (model !== undefined && model.trim() === "") throw new DoctorUsageError("--model takes the name of a model");
   checkRepairFlags({ markers, provider });
@@ -70,7 +70,7 @@ function resumePoint(values: { after?: string; "after-namespace"?: string; resum
 }
 
 /** A usage error naming the flag and the values it takes. */
-function checkRepairFlags(flags: RepairRules): void {
+function checkRepairFlags(flags: RepairSettings): void {
   try {
     repairMessages([], flags);
   } catch (error) {

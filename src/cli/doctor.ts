@@ -14,7 +14,7 @@ import {
   type SanitizingCheckpointerOptions,
   type MarkerOption,
   type PatternId,
-  type ProviderRules,
+  type ProviderChoice,
   type RepairEvent,
 } from "../index.js";
 import { latestView } from "./latest-view.js";
@@ -71,7 +71,7 @@ export interface DoctorOptions {
   limit?: number;
   markers?: MarkerOption;
   /** As the checkpointer's `provider` option. */
-  provider?: ProviderRules;
+  provider?: ProviderChoice;
   /** As the checkpointer's `model` option. */
   model?: string;
   /** As the checkpointer's `store` option. */

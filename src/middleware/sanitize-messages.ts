@@ -4,7 +4,7 @@ import { createMiddleware, type AgentMiddleware } from "langchain";
 import { policyFor } from "../options/policy.js";
 import { resolveRepairOptions, type SharedRepairOptions } from "../options/shared-options.js";
 import type { Repair } from "../repair/report/catalog.js";
-import type { ProviderRules } from "../repair/rules/provider-patterns.js";
+import type { ProviderChoice } from "../repair/rules/provider-patterns.js";
 import { repairWith } from "../repair/repair-messages.js";
 import { withRules } from "../repair/settings.js";
 import { ReadTelemetry } from "../telemetry/read-telemetry.js";
@@ -18,7 +18,7 @@ export interface ModelRequestRepairEvent {
   /** The history ends in the input the model is about to answer. */
   tail: "request";
   /** The option, else the provider of the model called; undefined for a model it cannot place. */
-  provider: ProviderRules | undefined;
+  provider: ProviderChoice | undefined;
   /** When known. */
   model: string | undefined;
   /** Removed messages are included whole. */

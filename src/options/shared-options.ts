@@ -1,5 +1,5 @@
 import { InvalidOptionError } from "./invalid-option-error.js";
-import { resolveRepairSettings, type RepairRules, type RepairSettings } from "../repair/settings.js";
+import { resolveRepairSettings, type RepairSettings, type ResolvedRepairSettings } from "../repair/settings.js";
 import { assertTelemetryOption, type TelemetryOption } from "../telemetry/telemetry-option.js";
 
 /** As `compile()` takes them: node names or `"*"`. @internal */
@@ -12,7 +12,7 @@ export function assertBreakpointNodes(name: string, value: unknown): void {
 }
 
 /** Shared by the checkpointer and the middleware. */
-export interface SharedRepairOptions<Event> extends RepairRules {
+export interface SharedRepairOptions<Event> extends RepairSettings {
   /**
    * Called once per repaired channel of a read, or per repaired request (the middleware). It runs inside the call:
    * keep it fast, and do not throw.
@@ -48,7 +48,7 @@ export function assertFastReads(fastReads: unknown): boolean {
 
 /** @internal */
 export interface ResolvedRepairOptions<Event> {
-  repair: RepairSettings;
+  repair: ResolvedRepairSettings;
   onRepair: ((event: Event) => void) | undefined;
   telemetry: TelemetryOption | undefined;
 }

@@ -2,21 +2,19 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { isMessageList, roleOf, toolCallsOf } from "../messages/message-view.js";
 import { emit } from "./walk/emit.js";
 import type { Repair } from "./report/catalog.js";
-import { answerEveryCall } from "./patterns/unanswered-tool-calls.js";
-import { planCallIds } from "./patterns/invalid-call-id.js";
+import { answerEveryCall } from "./walk/answer-every-call.js";
 import type { CleanedReply } from "./walk/clean-reply.js";
-import { standInToolResult, yieldToFinished } from "./patterns/stand-in-tool-result.js";
 import { reportOf } from "./report/report-of.js";
 import { segment, type Segment } from "./walk/segment.js";
-import { resolveRepairSettings, type RepairRules, type RepairSettings } from "./settings.js";
+import { resolveRepairSettings, type RepairSettings, type ResolvedRepairSettings } from "./settings.js";
 import { findTailStart, tailKindOf, type TailKind, type TailMode } from "./walk/tail.js";
 import { assertOneOf, assertOption } from "../options/assert-option.js";
-import { endsOpen, isWellFormed, replyContext, type RepairContext } from "./walk/well-formed.js";
+import { tailOpen, isWellFormed, replyContext, type RepairContext } from "./walk/well-formed.js";
 
 export type { TailKind, TailMode };
 
 /** Options of {@link repairMessages}. */
-export interface RepairOptions extends RepairRules {
+export interface RepairOptions extends RepairSettings {
   /**
    * What the tail of the history is; the old values `"repair"` and `"preserve"` still work (deprecated).
    * @default "stopped"
@@ -90,12 +88,18 @@ interface Read {
   inputStart: number | undefined;
 }
 
-function readOf(messages: readonly unknown[], settings: RepairSettings, tail: TailKind, inputStart?: number): Read {
+function readOf(
+  messages: readonly unknown[],
+  settings: ResolvedRepairSettings,
+  tail: TailKind,
+  inputStart?: number,
+): Read {
   const { length } = messages;
   const tailStart = tail === "resumable" ? findTailStart(messages) : length;
   const input = inputStart ?? length;
   // Without a tail, "resumable" closes as "stopped"; with input, the list ends in a model request.
-  const closedAs = inputStart !== undefined ? "request" : tail === "resumable" && tailStart === length ? "stopped" : tail;
+  const closedAs =
+    inputStart !== undefined ? "request" : tail === "resumable" && tailStart === length ? "stopped" : tail;
   const leftoversAt = tail === "stopped" && input < length ? input : -1;
   const { rules, model, toClaude, store } = settings;
   const context = { rules, model, toClaude, store, tail: closedAs, inputStart: input, leftoversAt };
@@ -104,8 +108,8 @@ function readOf(messages: readonly unknown[], settings: RepairSettings, tail: Ta
 
 /** One walk over a healthy history. */
 function isClean(messages: readonly unknown[], { tailStart, context }: Read, recovered: readonly unknown[]): boolean {
-  // A broken run's open end is closed: the check spares the rebuild a walk over the whole list.
-  const mustRebuild = context.tail === "stopped" && endsOpen(messages);
+  // A stopped run's open tail is closed: the check spares the rebuild a walk over the whole list.
+  const mustRebuild = context.tail === "stopped" && tailOpen(messages);
   // A finished result may have to take the place of a stand-in the input holds (pattern AA).
   const mayYield = recovered.length > 0 && context.inputStart < messages.length;
   return !mustRebuild && !mayYield && isWellFormed(messages, tailStart, context);
@@ -114,7 +118,7 @@ function isClean(messages: readonly unknown[], { tailStart, context }: Read, rec
 /** {@link repairMessages} with options resolved once, for the checkpointer and the middleware. @internal */
 export function repairWith(
   messages: unknown,
-  settings: RepairSettings,
+  settings: ResolvedRepairSettings,
   tail: TailKind,
   recoveredResults: readonly unknown[] = [],
   inputStart?: number,
@@ -132,7 +136,7 @@ export function repairWith(
 /** The clean check and the rebuild, each on its own, for the property test. @internal */
 export function cleanCheckAndRebuild(
   messages: readonly unknown[],
-  settings: RepairSettings,
+  settings: ResolvedRepairSettings,
   tail: TailKind,
   inputStart?: number,
 ): { clean: boolean; rebuilt: RepairResult } {
@@ -142,7 +146,7 @@ export function cleanCheckAndRebuild(
 
 function rebuild(
   messages: readonly unknown[],
-  settings: RepairSettings,
+  settings: ResolvedRepairSettings,
   tail: TailKind,
   { tailStart, context, inputStart: given }: Read,
   recoveredResults: readonly unknown[],
@@ -150,7 +154,8 @@ function rebuild(
   const repairs: Repair[] = [];
   const usedRecovered: unknown[] = [];
   const calls = messages.map((m) => (roleOf(m) === "ai" ? toolCallsOf(m) : undefined));
-  const renamed = planCallIds(messages, calls, tailStart);
+  const { pairing } = settings.rules;
+  const renamed = pairing.ids.pairing.plan(messages, calls, tailStart);
   const cleaned = new Map<number, CleanedReply>();
   const replies = replyContext(messages, tailStart, context);
   replies.renamed = renamed;
@@ -161,9 +166,10 @@ function rebuild(
     if (typeof part === "number") return part;
     // Stranded results belong to the checkpoint's pending tasks, so only to its last turn.
     const recovered = tail !== "resumable" && part === last ? recoveredResults : [];
-    for (const { message, index } of yieldToFinished(part.turn, recovered, inputStart))
-      repairs.push(reportOf(standInToolResult, "removed", index, message));
-    return { turn: part.turn, answers: answerEveryCall(part.turn, settings.markers, recovered, usedRecovered) };
+    for (const { message, index } of pairing.yields.pairing.yieldToFinished(part.turn, recovered, inputStart))
+      repairs.push(reportOf(pairing.yields, "removed", index, message));
+    const answers = answerEveryCall(part.turn, settings.rules, settings.markers, recovered, usedRecovered);
+    return { turn: part.turn, answers };
   });
   // So far `repairs` holds the removals only.
   const removedBefore = repairs.length > 0 ? countRemovedBefore(repairs, messages.length) : undefined;

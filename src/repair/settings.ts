@@ -1,19 +1,19 @@
 // Validated once where they come in, then taken as they are on every read.
 import { resolveMarkers, type MarkerOption, type MarkerTexts } from "./synthetic/markers.js";
-import { goesToClaude, PROVIDER_RULE_NAMES, type ProviderRules } from "./rules/provider-patterns.js";
+import { goesToClaude, PROVIDER_NAMES, type ProviderChoice } from "./rules/provider-patterns.js";
 import { ruleSetFor, type RuleSet } from "./rules/rule-set.js";
 import { isIdPrefix } from "../messages/synthetic-ids.js";
 import { BRIDGE_ROLES, type BridgeRole } from "./synthetic/inserted-messages.js";
 import { assertModelName, assertOneOf, assertOption, assertStore } from "../options/assert-option.js";
 
 /** Options of a repair that hold for every history it reads. */
-export interface RepairRules {
+export interface RepairSettings {
   /**
    * Whose own rules to repair besides what every provider rejects and what a broken run left: a provider's name, or
    * `"strictest"` for all of them (docs/providers.md).
    * @default undefined: none; the middleware applies the rules of the provider each request goes to
    */
-  provider?: ProviderRules;
+  provider?: ProviderChoice;
   /**
    * The model the history goes to (`"claude-sonnet-4-5"`): thinking blocks another model signed are dropped (pattern
    * S), and a Claude model before 4.6 takes a prefill (pattern Z is lifted).
@@ -42,9 +42,12 @@ export interface RepairRules {
   idPrefix?: string;
 }
 
+/** @deprecated The same type under its old name: use {@link RepairSettings}. */
+export type RepairRules = RepairSettings;
+
 /** @internal */
-export interface RepairSettings {
-  provider: ProviderRules | undefined;
+export interface ResolvedRepairSettings {
+  provider: ProviderChoice | undefined;
   rules: RuleSet;
   model: string | undefined;
   /** Claude rejects every thinking block without a signature (R). */
@@ -56,9 +59,9 @@ export interface RepairSettings {
 }
 
 /** @internal */
-export function resolveRepairSettings(options: RepairRules): RepairSettings {
+export function resolveRepairSettings(options: RepairSettings): ResolvedRepairSettings {
   const { provider, model, store, bridgeRole = "ai", idPrefix = "" } = options;
-  if (provider !== undefined) assertOneOf("provider", provider, PROVIDER_RULE_NAMES);
+  if (provider !== undefined) assertOneOf("provider", provider, PROVIDER_NAMES);
   assertModelName(model);
   assertStore(store);
   assertOneOf("bridgeRole", bridgeRole, BRIDGE_ROLES);
@@ -73,23 +76,23 @@ export function resolveRepairSettings(options: RepairRules): RepairSettings {
 
 /** Field by field, not spread: on Node 20 a spread object with a field added costs a microsecond, on every call. */
 function settingsOf(
-  provider: ProviderRules | undefined,
+  provider: ProviderChoice | undefined,
   model: string | undefined,
   store: boolean | undefined,
   markers: Readonly<MarkerTexts>,
   bridgeRole: BridgeRole,
   idPrefix: string,
-): RepairSettings {
+): ResolvedRepairSettings {
   const rules = ruleSetFor(provider, model);
   return { provider, rules, model, toClaude: goesToClaude(provider, model), store, markers, bridgeRole, idPrefix };
 }
 
 /** For the middleware's provider and model, per request. @internal */
 export function withRules(
-  settings: RepairSettings,
-  provider: ProviderRules | undefined,
+  settings: ResolvedRepairSettings,
+  provider: ProviderChoice | undefined,
   model: string | undefined,
   store: boolean | undefined,
-): RepairSettings {
+): ResolvedRepairSettings {
   return settingsOf(provider, model, store, settings.markers, settings.bridgeRole, settings.idPrefix);
 }

@@ -3,15 +3,15 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ProviderRules, RepairRules, TailKind } from "../../src/index.js";
-import { PROVIDER_RULE_NAMES } from "../../src/repair/rules/provider-patterns.js";
+import type { ProviderChoice, RepairSettings, TailKind } from "../../src/index.js";
+import { PROVIDER_NAMES } from "../../src/repair/rules/provider-patterns.js";
 import { cleanCheckAndRebuild } from "../../src/repair/repair-messages.js";
 import { resolveRepairSettings } from "../../src/repair/settings.js";
 import { anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory } from "../support/generators/arbitraries.js";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 500) };
 const anyTail = fc.constantFrom<TailKind>("stopped", "finished", "resumable", "request");
-const anyProvider = fc.constantFrom<ProviderRules | undefined>(undefined, ...PROVIDER_RULE_NAMES);
+const anyProvider = fc.constantFrom<ProviderChoice | undefined>(undefined, ...PROVIDER_NAMES);
 const anyModel = fc.constantFrom(undefined, "claude-sonnet-4-5", "claude-3-7-sonnet-20250219", "gpt-5", "gemini-3-pro");
 const anyHistoryOfEveryKind = fc.oneof(anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory);
 
@@ -19,7 +19,7 @@ const anyHistoryOfEveryKind = fc.oneof(anyHistory, cleanHistory, cleanRequestHis
 function disagreement(
   history: BaseMessage[],
   tail: TailKind,
-  check: RepairRules,
+  check: RepairSettings,
   rebuild = check,
   inputStart?: number,
 ) {

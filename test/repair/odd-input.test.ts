@@ -86,7 +86,7 @@ describe("repairMessages on odd input", () => {
 describe("repairMessages options", () => {
   it("rejects an unknown tail mode, bridge role or marker preset with a clear error", () => {
     expect(() => repairMessages([], { tail: "close" as never })).toThrow(
-      'tail must be one of "repair", "finished", "preserve", "request", got "close".',
+      'tail must be one of "stopped", "finished", "resumable", "request", "repair", "preserve", got "close".',
     );
     expect(() => repairMessages([], { provider: "azure" as never })).toThrow(
       'provider must be one of "anthropic", "bedrock", "cerebras", "cohere", "deepseek", "gemini", "groq", "mistral", "ollama", "openai", "openrouter", "perplexity", "vertex", "xai", "strictest", got "azure".',

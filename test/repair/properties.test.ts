@@ -3,7 +3,7 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isSyntheticMessage, repairMessages, type TailKind } from "../../src/index.js";
-import { PROVIDER_RULE_NAMES } from "../../src/repair/rules/provider-patterns.js";
+import { PROVIDER_NAMES } from "../../src/repair/rules/provider-patterns.js";
 import { findTailStart } from "../../src/repair/walk/tail.js";
 import { anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory } from "../support/generators/arbitraries.js";
 import { profilesOf } from "../support/oracle/expect-accepted.js";
@@ -19,7 +19,7 @@ import {
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 500) };
 const nextTurn = new HumanMessage({ id: "next", content: "next question" });
 const snapshot = (messages: readonly BaseMessage[]) => JSON.stringify(messages.map((m) => m.toDict()));
-const anyProvider = fc.constantFrom(...PROVIDER_RULE_NAMES);
+const anyProvider = fc.constantFrom(...PROVIDER_NAMES);
 
 describe("repairMessages invariants", () => {
   it("a repaired history, followed by a new user turn, is accepted by the providers whose rules it was repaired under", () => {

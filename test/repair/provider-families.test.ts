@@ -3,10 +3,10 @@
 // non-Claude models keep Bedrock's role order but not Claude's thinking rule.
 import { AIMessage, SystemMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { repairMessages, type ProviderRules } from "../../src/index.js";
+import { repairMessages, type ProviderChoice } from "../../src/index.js";
 import { calls, human, reply, result } from "../support/generators/messages.js";
 
-const codes = (provider: ProviderRules, model: string | undefined, history: unknown[]) =>
+const codes = (provider: ProviderChoice, model: string | undefined, history: unknown[]) =>
   repairMessages(history, { provider, model, tail: "request" }).repairs.map((r) => r.code);
 
 /** A summary kept as a SystemMessage, then the question: Y for Anthropic and Gemini, taken by the others. */

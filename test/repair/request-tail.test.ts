@@ -1,12 +1,12 @@
 // The "request" tail: the history as a model call is about to send it, which ends in the new input or in tool results.
 import { describe, expect, it } from "vitest";
 import { repairMessages } from "../../src/index.js";
-import type { ProviderRules } from "../../src/repair/rules/provider-patterns.js";
+import type { ProviderChoice } from "../../src/repair/rules/provider-patterns.js";
 import { expectAcceptedByAllProviders, expectAcceptedUnder } from "../support/oracle/expect-accepted.js";
 import { calls, human, reply, result, shape } from "../support/generators/messages.js";
 import { providerError } from "../support/oracle/provider-rejections.js";
 
-const request = (messages: unknown[], provider?: ProviderRules) =>
+const request = (messages: unknown[], provider?: ProviderChoice) =>
   repairMessages(messages, { tail: "request", provider });
 
 describe('repairMessages with tail "request"', () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { isSyntheticMessage, type TailKind } from "../../src/index.js";
 import { repairWith } from "../../src/repair/repair-messages.js";
 import { repairWithInput } from "../../src/checkpointer/run-input.js";
-import { PROVIDER_RULE_NAMES } from "../../src/repair/rules/provider-patterns.js";
+import { PROVIDER_NAMES } from "../../src/repair/rules/provider-patterns.js";
 import { resolveRepairSettings } from "../../src/repair/settings.js";
 import { anyHistory, cleanHistory, roleOrderHistory, storedAndInput } from "../support/generators/arbitraries.js";
 import { profilesOf } from "../support/oracle/expect-accepted.js";
@@ -45,7 +45,7 @@ describe("a run's input repaired with the history it follows", () => {
       fc.property(
         storedAndInput,
         storedTail,
-        fc.constantFrom(...PROVIDER_RULE_NAMES),
+        fc.constantFrom(...PROVIDER_NAMES),
         ({ stored, input }, tail, provider) => {
           const repaired = repairWithInput(stored, input, resolveRepairSettings({ provider }), tail)!;
           expect(
@@ -82,7 +82,7 @@ describe("a run's input repaired with the history it follows", () => {
       fc.property(
         fc.oneof(anyHistory, cleanHistory, roleOrderHistory),
         storedTail,
-        fc.constantFrom(...PROVIDER_RULE_NAMES),
+        fc.constantFrom(...PROVIDER_NAMES),
         (stored, tail, provider) => {
           const settings = resolveRepairSettings({ provider });
           const sent = (input: BaseMessage[]) => {

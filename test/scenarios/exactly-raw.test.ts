@@ -8,7 +8,7 @@ import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { createAgent, createMiddleware, tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { SanitizingCheckpointer, sanitizeGraph, type ProviderRules, type RepairEvent } from "../../src/index.js";
+import { SanitizingCheckpointer, sanitizeGraph, type ProviderChoice, type RepairEvent } from "../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../src/middleware/index.js";
 import { wire, type WireMessage } from "../support/front-ends/thread-api.js";
 import { StrictChatModel } from "../support/graphs/strict-chat-model.js";
@@ -48,7 +48,7 @@ const search = tool(() => "Paris: 15°C", { name: "search", description: "The we
 
 interface Setting {
   /** The sanitizer's `provider`; the middleware applies the model's own. */
-  provider: ProviderRules | undefined;
+  provider: ProviderChoice | undefined;
 }
 
 function agentThrough(

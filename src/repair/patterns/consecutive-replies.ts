@@ -1,5 +1,6 @@
 import { definePattern } from "../rules/define-pattern.js";
-import { betweenRepliesMessage } from "../synthetic/inserted-messages.js";
+import { HumanMessage } from "@langchain/core/messages";
+import { SYNTHETIC_ID_PREFIX } from "../synthetic/inserted-messages.js";
 
 export const consecutiveReplies = definePattern({
   code: "K",
@@ -14,6 +15,10 @@ export const consecutiveReplies = definePattern({
   boundary: {
     after: "ai",
     before: "ai",
-    insert: (around, texts) => betweenRepliesMessage(around.lastReply, texts.missingTurnBetweenReplies),
+    insert: (around, texts) =>
+      new HumanMessage({
+        id: `${SYNTHETIC_ID_PREFIX}between-${around.lastReply}`,
+        content: texts.missingTurnBetweenReplies,
+      }),
   },
 });

@@ -11,8 +11,9 @@ export const echoedMarker = definePattern({
     "remove it (reported whole); the repair inserts what the history still needs, under the same id, so a marker never stands where the model's own reply now goes",
   applies: ["anywhere"],
   keepsNeighbours: true,
+  // A message of the input (from `inputStart` on) that a read inserted.
+  pairing: {
+    step: "input",
+    removes: (message, index, inputStart) => index >= inputStart && isSyntheticMessage(message),
+  },
 });
-
-/** A message of the input (from `inputStart` on) that a read inserted. @internal */
-export const isEcho = (message: unknown, index: number, inputStart: number): boolean =>
-  index >= inputStart && isSyntheticMessage(message);

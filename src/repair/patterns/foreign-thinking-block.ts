@@ -12,7 +12,6 @@ export const foreignThinkingBlock = definePattern({
   repair: "rewrite a copy without them, dropped whole (reported), for the model the history goes to",
   applies: ["model"],
   reply: {
-    order: 4,
     blockTypes: ["thinking", "redacted_thinking"],
     finds: (m, at) => hasForeignThinking(m, at.model!),
     fix: (m) => withContent(m, (block) => !isThinkingBlock(block)),

@@ -68,6 +68,22 @@ const LIST = [
 
 type Unit = (typeof LIST)[number];
 
+/**
+ * The reply rules in the order they run, each on the copy the last one wrote: a partial stream chunk is read whole
+ * before its blocks are, thinking blocks before the items they sit with, and a lone reasoning item is one the rules
+ * before it left alone.
+ */
+export const REPLY_ORDER = Object.freeze([
+  unfinishedStreamChunk,
+  unpairedServerToolBlock,
+  unsignedThinkingBlock,
+  foreignThinkingBlock,
+  unfinishedHostedToolItem,
+  unkeptReasoningItem,
+  loneReasoningItem,
+  unsignedGeminiCall,
+] as const);
+
 /** Every unit, by code. */
 export const UNITS = Object.freeze(Object.fromEntries(LIST.map((unit) => [unit.code, unit]))) as {
   readonly [U in Unit as U["code"]]: U;

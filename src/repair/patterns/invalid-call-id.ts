@@ -11,6 +11,7 @@ export const invalidCallId = definePattern({
   repair:
     "give the call and its results one deterministic replacement id (copies); of calls sharing an id the last keeps it",
   applies: ["anywhere"],
+  pairing: { step: "ids", keeps: addValidId, plan: planCallIds },
 });
 
 const NO_RENAMES: ReadonlyMap<number, string[]> = new Map();
@@ -29,9 +30,8 @@ function idsAllKept(calls: readonly (readonly ToolCallRef[] | undefined)[]): boo
  * Anthropic's `tool_use.id` must match `^[a-zA-Z0-9_-]+$`, OpenAI's ids are at most 40 characters, and an id two
  * calls share pairs results with the wrong call. Of calls sharing an id the last keeps it (a resumed run may still
  * answer it); tail calls are never renamed.
- * @internal
  */
-export function planCallIds(
+function planCallIds(
   messages: readonly unknown[],
   calls: readonly (readonly ToolCallRef[] | undefined)[],
   tailStart: number,

@@ -1,5 +1,6 @@
 import { definePattern } from "../rules/define-pattern.js";
-import { openingMessage } from "../synthetic/inserted-messages.js";
+import { HumanMessage } from "@langchain/core/messages";
+import { SYNTHETIC_ID_PREFIX } from "../synthetic/inserted-messages.js";
 
 export const leadingReply = definePattern({
   code: "J",
@@ -13,6 +14,7 @@ export const leadingReply = definePattern({
   boundary: {
     after: "none",
     before: "ai",
-    insert: (around, texts) => openingMessage(around.next, texts.missingOpening),
+    insert: (around, texts) =>
+      new HumanMessage({ id: `${SYNTHETIC_ID_PREFIX}opening-${around.next}`, content: texts.missingOpening }),
   },
 });

@@ -13,7 +13,6 @@ export const loneReasoningItem = definePattern({
   applies: ["anywhere"],
   reply: {
     // After U and V: a reasoning item whose hosted-tool item they dropped is left lone.
-    order: 7,
     readsParts: ["output"],
     finds: hasLoneReasoningItem,
     fix: (m) => withoutOutputItems(m, isLoneReasoningItem),

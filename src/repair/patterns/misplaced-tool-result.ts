@@ -1,8 +1,8 @@
 import { definePattern } from "../rules/define-pattern.js";
 
 /**
- * Its rule is the rebuild's order (`emit`): each turn goes out as its AIMessage, then its results in call order; a
- * result that did not directly follow the previous message of its turn is reported as moved. Anthropic: "Each
+ * Its rule is the rebuild's order: each turn goes out as its AIMessage, then its results in call order; a result
+ * that did not directly follow the previous message of its turn (in positions after removals) is moved. Anthropic: "Each
  * tool_use block must have a corresponding tool_result block in the next message"; Gemini wants the responses in
  * call order.
  */
@@ -13,4 +13,5 @@ export const misplacedToolResult = definePattern({
   shape: "tool result not right after its call, or results out of call order",
   repair: "move it into place after its AIMessage, in call order",
   applies: ["anywhere"],
+  pairing: { step: "order", moved: (at, previous) => at !== previous + 1 },
 });

@@ -1,6 +1,6 @@
 import { definePattern } from "../rules/define-pattern.js";
 
-/** Its rule: `answerEveryCall` in unanswered-tool-calls.ts. */
+/** A placeholder for a call of a turn where some parallel call has a result (the walk's `answerEveryCall`). */
 export const partlyAnsweredToolCalls = definePattern({
   code: "B2",
   kind: "partly-answered-tool-calls",
@@ -8,4 +8,5 @@ export const partlyAnsweredToolCalls = definePattern({
   shape: "AIMessage with parallel tool calls only partly answered",
   repair: "insert a placeholder ToolMessage for each unanswered call",
   applies: ["anywhere"],
+  pairing: { step: "placeholder", fits: (call, answered) => !call.invalid && answered > 0 },
 });

@@ -1,6 +1,7 @@
 import { isPausedTurn } from "../../messages/anthropic-blocks.js";
 import { definePattern } from "../rules/define-pattern.js";
-import { continueMessage } from "../synthetic/inserted-messages.js";
+import { HumanMessage } from "@langchain/core/messages";
+import { SYNTHETIC_ID_PREFIX } from "../synthetic/inserted-messages.js";
 
 export const requestEndsOnReply = definePattern({
   code: "Z",
@@ -16,8 +17,9 @@ export const requestEndsOnReply = definePattern({
   // Tool (or Assistant with prefix True)"; Claude 4.6+: no prefill.
   boundary: {
     after: "ai",
-    before: "request-end",
+    before: "request",
     exempt: isPausedTurn,
-    insert: (around, texts) => continueMessage(around.next, texts.continueAfterReply),
+    insert: (around, texts) =>
+      new HumanMessage({ id: `${SYNTHETIC_ID_PREFIX}continue-${around.next}`, content: texts.continueAfterReply }),
   },
 });

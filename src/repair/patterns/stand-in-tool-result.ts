@@ -11,15 +11,15 @@ export const standInToolResult = definePattern({
   repair: "remove the stand-in (reported whole); the finished result answers the call (N)",
   applies: ["anywhere"],
   keepsNeighbours: true,
+  pairing: { step: "yields", yieldToFinished },
 });
 
 /**
  * Drops from `turn` each result the input holds (from `inputStart` on) whose call has a finished result in
  * `recovered`, and returns them: one result per call (Anthropic: "each tool_use must have a single result"), and the
  * run's own over the front end's stand-in.
- * @internal
  */
-export function yieldToFinished(turn: Turn, recovered: readonly unknown[], inputStart: number): KeptResult[] {
+function yieldToFinished(turn: Turn, recovered: readonly unknown[], inputStart: number): KeptResult[] {
   const dropped: KeptResult[] = [];
   if (recovered.length === 0) return dropped;
   turn.results.forEach((result, slot) => {

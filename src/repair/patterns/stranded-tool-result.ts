@@ -10,14 +10,14 @@ export const strandedToolResult = definePattern({
   shape: "finished tool results stranded in pendingWrites while their call is unanswered",
   repair: "use the real result instead of a placeholder, and drop that pending write",
   applies: ["anywhere"],
+  pairing: { step: "recovered", resultFor: recoveredResult },
 });
 
 /**
  * The finished result in `recovered` (a checkpoint's pending writes) that answers the call in `slot`, if any, added
  * to `used`: as a copy under the call's new id when the call is renamed (`original` then holds the write's message).
- * @internal
  */
-export function recoveredResult(
+function recoveredResult(
   turn: Turn,
   slot: number,
   recovered: readonly unknown[],

@@ -1,6 +1,6 @@
 import { definePattern } from "../rules/define-pattern.js";
 
-/** Its rule: `answerEveryCall` in unanswered-tool-calls.ts, once G put the call in `tool_calls`. */
+/** A placeholder for a call that was not in `tool_calls`, once G put it there (the walk's `answerEveryCall`). */
 export const unansweredHiddenCall = definePattern({
   code: "B3",
   kind: "unanswered-hidden-call",
@@ -8,4 +8,5 @@ export const unansweredHiddenCall = definePattern({
   shape: "a call sent from outside tool_calls (typically an invalid call: truncated arguments) never answered",
   repair: "insert a placeholder ToolMessage for it, once the call is in tool_calls (pattern G)",
   applies: ["anywhere"],
+  pairing: { step: "placeholder", fits: (call) => call.invalid },
 });

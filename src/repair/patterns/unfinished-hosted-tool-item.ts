@@ -16,7 +16,6 @@ export const unfinishedHostedToolItem = definePattern({
   repair: "rewrite a copy of the stored output without it, dropped whole (reported)",
   applies: ["anywhere"],
   reply: {
-    order: 5,
     readsParts: ["output", "tool_outputs"],
     finds: hasUnfinishedHostedItem,
     fix: (m) => {

@@ -15,7 +15,6 @@ export const unfinishedStreamChunk = definePattern({
     "answered as B, even at the end: no run executes a call that never finished streaming",
   applies: ["anywhere"],
   reply: {
-    order: 1,
     blockTypes: ["input_json_delta", "tool_call_chunk"],
     readsParts: ["tool_call_chunks"],
     finds: hasStreamLeftovers,

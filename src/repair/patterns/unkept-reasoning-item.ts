@@ -15,7 +15,6 @@ export const unkeptReasoningItem = definePattern({
   repair: "rewrite a copy without it, dropped whole (reported)",
   applies: ["anywhere"],
   reply: {
-    order: 6,
     readsParts: ["output", "reasoning"],
     finds: (m, at) => hasUnkeptReasoning(m, at.store),
     fix: (m, at) => {

@@ -6,7 +6,7 @@ import { contentOf, withContent } from "../copies/reply-copies.js";
 type Loose = Record<string, unknown>;
 
 const visitUnpaired = (m: unknown, at: ReplyContext, visit: (position: number) => boolean) =>
-  visitUnpairedServerBlocks(contentOf(m), at.messages, at.index, at.openEnd, visit);
+  visitUnpairedServerBlocks(contentOf(m), at.messages, at.index, at.openTail, visit);
 
 export const unpairedServerToolBlock = definePattern({
   code: "Q",
@@ -20,7 +20,6 @@ export const unpairedServerToolBlock = definePattern({
   repair: "rewrite a copy without the unpaired block, dropped whole (reported); a finished use and its result stay",
   applies: ["anywhere"],
   reply: {
-    order: 2,
     blockTypes: ["server_tool_use", "*_tool_result"],
     readsBlock: isServerToolBlock,
     // Only a reply holding a server block is walked: the walk reads the messages after it.

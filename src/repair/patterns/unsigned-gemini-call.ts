@@ -17,9 +17,8 @@ export const unsignedGeminiCall = definePattern({
   applies: ["provider"],
   reply: {
     // Last: it signs the calls the reply goes out with, after every other rule wrote its copy.
-    order: 8,
-    readsParts: ["current-turn"],
-    finds: (m, at) => at.index >= at.currentTurn && unsignedFirstCall(m) !== undefined,
+    readsParts: ["last-turn"],
+    finds: (m, at) => at.index >= at.lastTurn && unsignedFirstCall(m) !== undefined,
     fix: (m, at) => {
       const kwargs = ((m as Loose).additional_kwargs ?? {}) as Loose;
       // Keyed by the id the call goes out with: a call renamed from an id several calls share keeps no key of its own.

@@ -14,7 +14,6 @@ export const unsignedThinkingBlock = definePattern({
   repair: "rewrite a copy without the block, dropped whole (reported); every signed block stays as stored, in place",
   applies: ["anywhere"],
   reply: {
-    order: 3,
     blockTypes: ["thinking", "redacted_thinking"],
     readsBlock: (block) => block.type === "redacted_thinking" || !isSigned(block),
     finds: (m, at) => hasUnsignedThinking(m, at.toClaude),

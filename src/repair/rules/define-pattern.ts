@@ -1,6 +1,7 @@
 // One pattern's unit: description, scope and rule. How the engine runs each kind of rule: docs/internals.md.
 import type { BaseMessage } from "@langchain/core/messages";
-import type { MessageRole } from "../../messages/message-view.js";
+import type { MessageRole, ToolCallRef } from "../../messages/message-view.js";
+import type { KeptResult, ToolResult, Turn } from "../walk/turn.js";
 import type { BridgeRole } from "../synthetic/inserted-messages.js";
 import type { MarkerTexts } from "../synthetic/markers.js";
 
@@ -25,7 +26,7 @@ export interface BoundaryContext {
  */
 export interface BoundaryRule {
   after: TurnState;
-  before: "human" | "ai" | "request-end";
+  before: "human" | "ai" | "request";
   exempt?(last: unknown): boolean;
   insert(around: BoundaryContext, texts: Readonly<MarkerTexts>, bridgeRole: BridgeRole): BaseMessage;
 }
@@ -49,21 +50,19 @@ export interface ReplyContext {
   toClaude: boolean;
   /** `false`: the Responses API keeps none of the responses the history replays. */
   store: boolean | undefined;
-  /** An open end (a model request) keeps the last reply's pending server tool uses. */
-  openEnd: boolean;
+  /** An open tail (a model request) keeps the last reply's pending server tool uses. */
+  openTail: boolean;
   /** After the last HumanMessage; the history's length when new input follows. */
-  currentTurn: number;
+  lastTurn: number;
   /** The ids the calls of renamed replies go out with, by position (see `planCallIds`). */
   renamed: ReadonlyMap<number, readonly string[]> | undefined;
 }
 
 /** A part of a reply besides its content blocks that a reply rule reads. */
-export type ReplyPart = "tool_call_chunks" | "output" | "reasoning" | "tool_outputs" | "current-turn";
+export type ReplyPart = "tool_call_chunks" | "output" | "reasoning" | "tool_outputs" | "last-turn";
 
 /** A rule on the blocks or items of a reply; dropped blocks go whole, the rest stay byte-identical. */
 export interface ReplyRule {
-  /** Reply rules run in this order, each on the copy the last one wrote. */
-  order: number;
   /** Exact types, and `*_suffix` for every type that ends so. */
   blockTypes?: readonly string[];
   /** All blocks of `blockTypes` when not given. Allocation-free. */
@@ -81,6 +80,44 @@ export interface RemovalRule {
   /** Allocation-free. */
   removes(message: unknown, callCount: number): boolean;
 }
+
+/**
+ * The rules of how results pair with calls, each run at its step of both walks (the clean check and the rebuild).
+ * One unit holds each step; the placeholder step has one unit per kind of unanswered call.
+ */
+export interface PairingSteps {
+  /** A message of the run's input taken out before the pairing. */
+  input: { removes(message: unknown, index: number, inputStart: number): boolean };
+  /** The slot of `calls`, from `from` on, that a result answering `id` takes; -1 when none declared it. */
+  owner: { slotWithId(calls: readonly unknown[], id: string, from: number): number };
+  /** The slot of its owner turn a result fills, found by the owner rule's `slotWithId`; -1 when it is a second one. */
+  slot: { slotFor(turn: Turn, id: string, message: unknown, slotWithId: PairingSteps["owner"]["slotWithId"]): number };
+  /** A result at `at` that does not come right after `previous`, the message before it in its turn, is moved. */
+  order: { moved(at: number, previous: number): boolean };
+  /** A reply that puts a call on the wire its `tool_calls` does not hold (`hides`), read on a turn (`outside`). */
+  calls: { hides(message: unknown): boolean; outside(turn: Turn): boolean };
+  /** The ids calls go out with, by position, where some must change; `keeps` reads one id in the clean check. */
+  ids: {
+    keeps(id: string): boolean;
+    plan(
+      messages: readonly unknown[],
+      calls: readonly (readonly ToolCallRef[] | undefined)[],
+      tailStart: number,
+    ): ReadonlyMap<number, readonly string[]>;
+  };
+  /** A finished result held outside the list (`recovered`) that answers the call in `slot`, added to `used`. */
+  recovered: {
+    resultFor(turn: Turn, slot: number, recovered: readonly unknown[], used: unknown[]): ToolResult | undefined;
+  };
+  /** The results of the input that yield to finished ones in `recovered`, taken out of `turn`. */
+  yields: { yieldToFinished(turn: Turn, recovered: readonly unknown[], inputStart: number): KeptResult[] };
+  /** A placeholder answers a call no result does; the unit whose `fits` holds reports it. */
+  placeholder: { fits(call: ToolCallRef, answered: number): boolean };
+}
+
+export type PairingStep = keyof PairingSteps;
+
+export type PairingRule = { [S in PairingStep]: { step: S } & PairingSteps[S] }[PairingStep];
 
 /** One pattern as users see it; `kind` is `Repair.kind`. */
 export interface Pattern {
@@ -101,6 +138,7 @@ export interface PatternUnit extends Pattern {
   message?: MessageRule;
   reply?: ReplyRule;
   removal?: RemovalRule;
+  pairing?: PairingRule;
 }
 
 /** Keeps the unit's literal types. */

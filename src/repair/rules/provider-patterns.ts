@@ -68,7 +68,7 @@ export interface ProviderEntry {
 }
 
 /** As each API answers its LangChain client's requests. */
-export const PROVIDER_RULES = Object.freeze({
+export const PROVIDERS = Object.freeze({
   openai: {
     patterns: [],
     source:
@@ -165,25 +165,28 @@ export const PROVIDER_RULES = Object.freeze({
 } as const satisfies Record<string, ProviderEntry>);
 
 /** A provider whose rules the sanitizer knows. */
-export type ProviderName = keyof typeof PROVIDER_RULES;
+export type ProviderName = keyof typeof PROVIDERS;
 
 /** One provider's rules, or `"strictest"`: all of them (an app that switches models). */
-export type ProviderRules = ProviderName | "strictest";
+export type ProviderChoice = ProviderName | "strictest";
+
+/** @deprecated The same type under its old name: use {@link ProviderChoice}. */
+export type ProviderRules = ProviderChoice;
 
 /** @internal */
-export const PROVIDER_RULE_NAMES: readonly ProviderRules[] = [
-  ...(Object.keys(PROVIDER_RULES) as ProviderName[]).sort(),
+export const PROVIDER_NAMES: readonly ProviderChoice[] = [
+  ...(Object.keys(PROVIDERS) as ProviderName[]).sort(),
   "strictest",
 ];
 
-const BY_NAME: Readonly<Record<ProviderName, ProviderEntry>> = PROVIDER_RULES;
-const ENTRIES = new Map<ProviderRules | undefined, readonly ProviderEntry[]>([
+const BY_NAME: Readonly<Record<ProviderName, ProviderEntry>> = PROVIDERS;
+const ENTRIES = new Map<ProviderChoice | undefined, readonly ProviderEntry[]>([
   ...(Object.keys(BY_NAME) as ProviderName[]).map((name) => [name, [BY_NAME[name]]] as const),
   ["strictest", Object.values(BY_NAME)],
 ]);
 
 /** What any entry of `provider` needs and does not lift for the model's family. @internal */
-export function providerPatterns(provider: ProviderRules | undefined, model: string | undefined): Set<string> {
+export function providerPatterns(provider: ProviderChoice | undefined, model: string | undefined): Set<string> {
   const base = model === undefined ? undefined : baseModel(model);
   const codes = new Set<string>();
   for (const entry of ENTRIES.get(provider) ?? []) {
@@ -195,11 +198,11 @@ export function providerPatterns(provider: ProviderRules | undefined, model: str
 }
 
 /** Through any other provider, a Claude model is known by its name. */
-const SERVES_ONLY_CLAUDE: ReadonlySet<ProviderRules> = new Set(["anthropic"]);
+const SERVES_ONLY_CLAUDE: ReadonlySet<ProviderChoice> = new Set(["anthropic"]);
 const CLAUDE = /^(anthropic\/)?claude/;
 
 /** Anthropic rejects every thinking block without a signature, whoever made it (pattern R). @internal */
-export function goesToClaude(provider: ProviderRules | undefined, model: string | undefined): boolean {
+export function goesToClaude(provider: ProviderChoice | undefined, model: string | undefined): boolean {
   return (
     (provider !== undefined && SERVES_ONLY_CLAUDE.has(provider)) ||
     (model !== undefined && CLAUDE.test(baseModel(model)))

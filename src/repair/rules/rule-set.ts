@@ -3,6 +3,8 @@ import type { MessageRole } from "../../messages/message-view.js";
 import type {
   BoundaryRule,
   MessageRule,
+  PairingRule,
+  PairingStep,
   PatternUnit,
   RemovalRule,
   ReplyPart,
@@ -10,13 +12,16 @@ import type {
   Scope,
   TurnState,
 } from "./define-pattern.js";
-import { UNITS } from "../patterns/index.js";
-import { providerPatterns, type ProviderRules } from "./provider-patterns.js";
+import { REPLY_ORDER, UNITS } from "../patterns/index.js";
+import { providerPatterns, type ProviderChoice } from "./provider-patterns.js";
 
 export type BoundaryUnit = PatternUnit & { boundary: BoundaryRule };
 export type MessageUnit = PatternUnit & { message: MessageRule };
 export type ReplyUnit = PatternUnit & { reply: ReplyRule };
 export type RemovalUnit = PatternUnit & { removal: RemovalRule };
+export type PairingUnit<S extends PairingStep = PairingStep> = PatternUnit & {
+  pairing: Extract<PairingRule, { step: S }>;
+};
 
 /** An index into the rows of a {@link BoundaryTable}. */
 export type TurnCode = 0 | 1 | 2 | 3;
@@ -36,7 +41,7 @@ export const PART_BITS = Object.freeze({
   output: 2,
   reasoning: 4,
   tool_outputs: 8,
-  "current-turn": 16,
+  "last-turn": 16,
 } as const satisfies Record<ReplyPart, number>);
 
 type ByRole<T> = Readonly<Record<MessageRole, readonly T[]>>;
@@ -59,16 +64,49 @@ export interface RuleSet {
   blockReaders(type: string): readonly ReplyRule[] | undefined;
   /** As {@link PART_BITS}. */
   parts: number;
+  /** Every provider's: the pairing rules, by step. */
+  pairing: PairingTable;
+  /** The placeholder step's units, one for each kind of unanswered call. */
+  placeholders: readonly PairingUnit<"placeholder">[];
 }
 
+export type PairingTable = { readonly [S in Exclude<PairingStep, "placeholder">]: PairingUnit<S> };
+
 const ALL: readonly PatternUnit[] = Object.values(UNITS);
+
+const isPairing = (unit: PatternUnit): unit is PairingUnit => unit.pairing !== undefined;
+
+const PLACEHOLDERS = Object.freeze(
+  ALL.filter((unit): unit is PairingUnit<"placeholder"> => unit.pairing?.step === "placeholder"),
+);
+
+/** One unit per step: a step without one, or with two, is a mistake in the table. */
+const PAIRING: PairingTable = (() => {
+  const steps: Partial<Record<PairingStep, PairingUnit>> = {};
+  for (const unit of ALL.filter(isPairing)) {
+    const { step } = unit.pairing;
+    if (step === "placeholder") continue;
+    if (steps[step] !== undefined)
+      throw new Error(`Two pairing rules at step "${step}": ${unit.kind}, ${steps[step]!.kind}`);
+    steps[step] = unit;
+  }
+  const missing = (["input", "owner", "slot", "order", "calls", "ids", "recovered", "yields"] as const).filter(
+    (step) => steps[step] === undefined,
+  );
+  if (missing.length > 0) throw new Error(`No pairing rule at step ${missing.join(", ")}`);
+  const unordered = ALL.filter(
+    (unit) => unit.reply !== undefined && !(REPLY_ORDER as readonly PatternUnit[]).includes(unit),
+  );
+  if (unordered.length > 0) throw new Error(`Reply rules missing from REPLY_ORDER: ${unordered.map((u) => u.kind)}`);
+  return Object.freeze(steps) as PairingTable;
+})();
 
 function boundaryTable(units: readonly PatternUnit[]): BoundaryTable {
   const row = (before: BoundaryRule["before"]): BoundaryRow =>
     TURN_STATES.map((after) =>
       units.find((unit): unit is BoundaryUnit => unit.boundary?.before === before && unit.boundary.after === after),
     );
-  return Object.freeze({ human: row("human"), ai: row("ai"), "request-end": row("request-end") });
+  return Object.freeze({ human: row("human"), ai: row("ai"), "request": row("request") });
 }
 
 function byRole<U extends PatternUnit>(units: readonly U[], roleOf: (unit: U) => MessageRole): ByRole<U> {
@@ -113,9 +151,9 @@ function oneOf<A extends unknown[]>(
 
 function ruleSetOf(applies: (unit: PatternUnit, scope: Scope) => boolean): RuleSet {
   const active = ALL.filter((unit) => unit.applies.some((scope) => applies(unit, scope)));
-  const replies = active
-    .filter((unit): unit is ReplyUnit => unit.reply !== undefined)
-    .sort((a, b) => a.reply.order - b.reply.order);
+  const replies = (REPLY_ORDER as readonly PatternUnit[]).filter(
+    (unit): unit is ReplyUnit => unit.reply !== undefined && active.includes(unit),
+  );
   const messages = active.filter((unit): unit is MessageUnit => unit.message !== undefined);
   const removals = active.filter((unit): unit is RemovalUnit => unit.removal !== undefined);
   const byRoleMessages = byRole(messages, (unit) => unit.message.role);
@@ -141,13 +179,15 @@ function ruleSetOf(applies: (unit: PatternUnit, scope: Scope) => boolean): RuleS
     replies,
     blockReaders: blockReadersOf(replies.map((unit) => unit.reply)),
     parts,
+    pairing: PAIRING,
+    placeholders: PLACEHOLDERS,
   });
 }
 
 const CACHE = new Map<string, RuleSet>();
 
 /** One object per pair, kept. */
-export function ruleSetFor(provider: ProviderRules | undefined, model: string | undefined): RuleSet {
+export function ruleSetFor(provider: ProviderChoice | undefined, model: string | undefined): RuleSet {
   const key = `${provider ?? ""}\n${model ?? ""}`;
   let rules = CACHE.get(key);
   if (rules === undefined) {

@@ -1,4 +1,4 @@
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { idOf, roleOf } from "../../messages/message-view.js";
 import { isSyntheticMessage, SYNTHETIC_ID_PREFIX } from "../../messages/synthetic-ids.js";
 
@@ -32,21 +32,6 @@ export const BRIDGE_ROLES: readonly BridgeRole[] = ["ai", "system"];
 export function bridgeMessage(ref: string, text: string, role: BridgeRole): BaseMessage {
   const id = `${SYNTHETIC_ID_PREFIX}reply-${ref}`;
   return role === "system" ? new SystemMessage({ id, content: text }) : new AIMessage({ id, content: text });
-}
-
-/** Pattern J: providers want the user to speak first. */
-export function openingMessage(ref: string, text: string): HumanMessage {
-  return new HumanMessage({ id: `${SYNTHETIC_ID_PREFIX}opening-${ref}`, content: text });
-}
-
-/** Pattern K: a user turn, not a merge, so each reply goes out as stored (signatures and ids intact). */
-export function betweenRepliesMessage(ref: string, text: string): HumanMessage {
-  return new HumanMessage({ id: `${SYNTHETIC_ID_PREFIX}between-${ref}`, content: text });
-}
-
-/** Pattern Z: the model is asked to go on. */
-export function continueMessage(ref: string, text: string): HumanMessage {
-  return new HumanMessage({ id: `${SYNTHETIC_ID_PREFIX}continue-${ref}`, content: text });
 }
 
 /**

@@ -1,14 +1,13 @@
 // Each reply rule that applies writes a copy, in rule order, on the copy the last one wrote (M, P, Q, R, S, T, U, V).
-import type { PatternId } from "../report/catalog.js";
 import type { ReplyContext, ReplyRule } from "../rules/define-pattern.js";
-import { PART_BITS, type RuleSet } from "../rules/rule-set.js";
+import { PART_BITS, type ReplyUnit, type RuleSet } from "../rules/rule-set.js";
 
 type Loose = Record<string, unknown>;
 
 /** With the patterns that changed it. */
 export interface CleanedReply {
   message: unknown;
-  codes: PatternId[];
+  units: ReplyUnit[];
 }
 
 function readsBlock(rules: readonly ReplyRule[], block: Loose, at: ReplyContext): boolean {
@@ -30,7 +29,7 @@ function mayNeedCleaning(message: unknown, at: ReplyContext, rules: RuleSet): bo
   const kwargs = m.additional_kwargs as Loose | undefined;
   if ((parts & PART_BITS.reasoning) !== 0 && kwargs?.reasoning !== undefined) return true;
   if ((parts & PART_BITS.tool_outputs) !== 0 && kwargs?.tool_outputs !== undefined) return true;
-  if ((parts & PART_BITS["current-turn"]) !== 0 && at.index >= at.currentTurn) return true;
+  if ((parts & PART_BITS["last-turn"]) !== 0 && at.index >= at.lastTurn) return true;
   const content = m.content;
   if (!Array.isArray(content)) return false;
   for (let i = 0; i < content.length; i++) {
@@ -53,11 +52,11 @@ export function needsCleaning(message: unknown, at: ReplyContext, rules: RuleSet
 export function cleanReply(message: unknown, at: ReplyContext, rules: RuleSet): CleanedReply | undefined {
   if (!mayNeedCleaning(message, at, rules)) return undefined;
   let current = message;
-  let codes: PatternId[] | undefined;
+  let units: ReplyUnit[] | undefined;
   for (const unit of rules.replies) {
     if (!unit.reply.finds(current, at)) continue;
     current = unit.reply.fix(current, at);
-    (codes ??= []).push(unit.code as PatternId);
+    (units ??= []).push(unit);
   }
-  return codes === undefined ? undefined : { message: current, codes };
+  return units === undefined ? undefined : { message: current, units };
 }

@@ -2,10 +2,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { rawToolCallIdOf, roleOf, type MessageRole } from "../../messages/message-view.js";
 import type { MarkerTexts } from "../synthetic/markers.js";
 import type { BoundaryRule, PatternUnit } from "../rules/define-pattern.js";
-import type { PatternId, Repair } from "../report/catalog.js";
-import { misplacedToolResult } from "../patterns/misplaced-tool-result.js";
-import { callOutsideToolCalls, callsOutsideToolCalls } from "../patterns/call-outside-tool-calls.js";
-import { invalidCallId } from "../patterns/invalid-call-id.js";
+import type { Repair } from "../report/catalog.js";
 import { UNITS } from "../patterns/index.js";
 import type { CleanedReply } from "./clean-reply.js";
 import { reportOf } from "../report/report-of.js";
@@ -30,8 +27,6 @@ export interface EmitContext extends RepairContext {
   /** Reply rules' copies, by input position. */
   cleaned: ReadonlyMap<number, CleanedReply>;
 }
-
-const unitsOf = (codes: readonly PatternId[]): PatternUnit[] => codes.map((code) => UNITS[code]);
 
 /** A result answers `toolCallId` when given. */
 function messageCopy(
@@ -136,7 +131,8 @@ class Rebuild {
   turn({ turn, answers }: { turn: Turn; answers: readonly ToolResult[] }): void {
     this.reply(turn.ai, turn.index);
     const { ctx } = this;
-    const outside = callsOutsideToolCalls(turn);
+    const { calls: callsRule, ids: idsRule, order } = ctx.rules.pairing;
+    const outside = callsRule.pairing.outside(turn);
     const renamed = turn.renamed !== undefined;
     const cleaned = ctx.cleaned.get(turn.index);
     // Most turns go out as stored: no list of patterns is made for them.
@@ -144,9 +140,9 @@ class Rebuild {
       outside || renamed ? rewriteCalls(turn.ai, turn.calls, turn.renamed ?? turn.calls.map((c) => c.id)) : turn.ai;
     if (outside || renamed || cleaned !== undefined) {
       const by = [
-        ...(cleaned !== undefined ? unitsOf(cleaned.codes) : []),
-        ...(outside ? [callOutsideToolCalls] : []),
-        ...(renamed ? [invalidCallId] : []),
+        ...(cleaned !== undefined ? cleaned.units : []),
+        ...(outside ? [callsRule] : []),
+        ...(renamed ? [idsRule] : []),
       ];
       this.rewritten(by, ctx.messages[turn.index], turn.index, copy);
     }
@@ -159,9 +155,9 @@ class Rebuild {
         this.insertedResult(result);
         continue;
       }
-      if (this.positionAfterRemovals(result.index) !== this.positionAfterRemovals(previous) + 1) {
+      if (order.pairing.moved(this.positionAfterRemovals(result.index), this.positionAfterRemovals(previous))) {
         if (result.index > (storedRunEnd ??= this.runEnd(turn.index))) this.repairMade = true;
-        this.repairs.push(reportOf(misplacedToolResult, "moved", this.out.length, result.message, result.index));
+        this.repairs.push(reportOf(order, "moved", this.out.length, result.message, result.index));
       }
       previous = result.index;
       this.keptResult(result, idOut(turn, slot));
@@ -170,7 +166,7 @@ class Rebuild {
     this.lastReply = idOrPosition(turn.ai, turn.index);
   }
 
-  /** B, B2, B3, N. */
+  /** A placeholder, or a recovered result. */
   private insertedResult({ message: inserted, pattern, original }: InsertedResult): void {
     this.repairMade = true;
     // A placeholder; a recovered result (N) keeps its own id.
@@ -186,7 +182,7 @@ class Rebuild {
     this.out.push(sent);
   }
 
-  /** Under the id its call goes out with (I). */
+  /** Under the id its call goes out with. */
   private keptResult({ message, index }: KeptResult, id: string): void {
     const renamed = rawToolCallIdOf(message) !== id;
     const fired = messageRulesOf(this.ctx.rules, "tool", message, this.prev);
@@ -195,7 +191,7 @@ class Rebuild {
       return;
     }
     const copy = messageCopy(message, fired, this.ctx.markers, renamed ? id : undefined);
-    this.rewritten([...(renamed ? [invalidCallId] : []), ...fired], message, index, copy);
+    this.rewritten([...(renamed ? [this.ctx.rules.pairing.ids] : []), ...fired], message, index, copy);
     this.push(copy, index);
   }
 
@@ -223,7 +219,7 @@ class Rebuild {
       this.prev = TURN.ai;
       const cleaned = this.ctx.cleaned.get(index);
       if (cleaned !== undefined) {
-        this.rewritten(unitsOf(cleaned.codes), message, index, cleaned.message);
+        this.rewritten(cleaned.units, message, index, cleaned.message);
         this.push(cleaned.message, index);
         return;
       }
@@ -249,7 +245,7 @@ class Rebuild {
       this.boundary("human", tail === "stopped");
     } else {
       const last = this.out.length - 1;
-      this.boundary("request-end", false, this.out[last], last);
+      this.boundary("request", false, this.out[last], last);
     }
     return this.out;
   }

@@ -1,10 +1,6 @@
 import { rawToolCallIdOf, roleOf, type ToolCallRef } from "../../messages/message-view.js";
 import type { PatternUnit, ReplyContext } from "../rules/define-pattern.js";
 import type { Repair } from "../report/catalog.js";
-import { echoedMarker, isEcho } from "../patterns/echoed-marker.js";
-import { orphanToolResult } from "../patterns/orphan-tool-result.js";
-import { duplicateToolResult, slotFor } from "../patterns/duplicate-tool-result.js";
-import { UNITS } from "../patterns/index.js";
 import { cleanReply, type CleanedReply } from "./clean-reply.js";
 import { reportOf } from "../report/report-of.js";
 import { removalOf, type RuleSet } from "../rules/rule-set.js";
@@ -21,10 +17,9 @@ function removal(unit: PatternUnit, message: unknown, index: number): Repair {
 }
 
 /**
- * Each ToolMessage goes to the call pairing.ts names, its owner kept per id as the walk meets each AIMessage.
- * Orphans (D), second results (F), the input's echoes of inserted messages (AB) and what a removal rule reads (H, L)
- * are removed, reported whole; replies the
- * reply rules change are taken as their copies, in `cleaned`.
+ * Each ToolMessage goes to the call the owner rule names, its owner kept per id as the walk meets each AIMessage.
+ * What the input, owner and slot rules take out (an echo, an orphan, a second result) and what a removal rule reads
+ * are removed, reported whole; replies the reply rules change are taken as their copies, in `cleaned`.
  */
 export function segment(
   messages: readonly unknown[],
@@ -38,12 +33,13 @@ export function segment(
   repairs: Repair[],
 ): Segment[] {
   const segments: Segment[] = [];
+  const { input, owner: ownerRule, slot: slotRule } = rules.pairing;
   // A call without id is answered under "".
   const owners = new Map<string, Turn>();
   for (let index = 0; index < end; index++) {
     const message = messages[index];
-    if (isEcho(message, index, inputStart)) {
-      repairs.push(removal(echoedMarker, message, index));
+    if (input.pairing.removes(message, index, inputStart)) {
+      repairs.push(removal(input, message, index));
       continue;
     }
     const role = roleOf(message);
@@ -55,7 +51,7 @@ export function segment(
       const removed = removalOf(rules, role, clean?.message ?? message, list.length);
       if (removed !== undefined) {
         const emptied = clean !== undefined && removalOf(rules, role, message, list.length) === undefined;
-        const by = emptied ? clean.codes.map((code) => UNITS[code]) : [removed];
+        const by = emptied ? clean.units : [removed];
         for (const unit of by) repairs.push(removal(unit, message, index));
         continue;
       }
@@ -72,16 +68,16 @@ export function segment(
       const id = rawToolCallIdOf(message);
       const owner = owners.get(id);
       if (owner === undefined) {
-        repairs.push(removal(orphanToolResult, message, index));
+        repairs.push(removal(ownerRule, message, index));
         continue;
       }
-      const slot = slotFor(owner, id, message);
+      const slot = slotRule.pairing.slotFor(owner, id, message, ownerRule.pairing.slotWithId);
       if (slot === -1) {
-        repairs.push(removal(duplicateToolResult, message, index));
+        repairs.push(removal(slotRule, message, index));
         continue;
       }
       const replaced = owner.results[slot];
-      if (replaced !== undefined) repairs.push(removal(duplicateToolResult, replaced.message, replaced.index));
+      if (replaced !== undefined) repairs.push(removal(slotRule, replaced.message, replaced.index));
       owner.results[slot] = { message, index };
     } else {
       const removed = removalOf(rules, role, message, 0);

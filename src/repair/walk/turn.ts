@@ -1,4 +1,4 @@
-/** A turn of the rebuild: an AIMessage with calls, and the answer each call goes out with. @internal */
+// A turn of the rebuild: an AIMessage with calls, and the answer each call goes out with.
 import type { ToolCallRef } from "../../messages/message-view.js";
 import type { PatternUnit } from "../rules/define-pattern.js";
 

@@ -1,6 +1,5 @@
 import {
   type MessageRole,
-  hasHiddenCalls,
   hasRunnableCalls,
   rawCallId,
   rawToolCallIdOf,
@@ -10,12 +9,18 @@ import {
 import { baseModel } from "../../messages/anthropic-blocks.js";
 import type { ReplyContext } from "../rules/define-pattern.js";
 import { needsCleaning } from "./clean-reply.js";
-import { boundaryBreak, messageRulesOf, ofRole, removalAmong, TURN, type RuleSet, type TurnCode } from "../rules/rule-set.js";
+import {
+  boundaryBreak,
+  messageRulesOf,
+  ofRole,
+  removalAmong,
+  TURN,
+  type RuleSet,
+  type TurnCode,
+} from "../rules/rule-set.js";
 import { isSystemBridge } from "../synthetic/inserted-messages.js";
 import type { TailKind } from "./tail.js";
-import { addId, addValidId, resetIds } from "./unique-ids.js";
-import { slotWithId } from "./pairing.js";
-import { isEcho } from "../patterns/echoed-marker.js";
+import { addId, resetIds } from "./unique-ids.js";
 
 /** What the clean check and the rebuild both read. */
 export interface RepairContext {
@@ -33,18 +38,18 @@ export interface RepairContext {
   leftoversAt: number;
 }
 
-/** `index` is set per reply. The current turn is continued only when no new input follows. */
+/** `index` is set per reply. The last turn is continued only when no new input follows. */
 export function replyContext(
   messages: readonly unknown[],
   tailStart: number,
   { model, toClaude, store, tail }: RepairContext,
 ): ReplyContext {
-  let currentTurn = messages.length;
+  let lastTurn = messages.length;
   if (tail === "request" || tailStart < messages.length) {
-    currentTurn = 0;
+    lastTurn = 0;
     for (let i = messages.length - 1; i >= 0; i--) {
       if (roleOf(messages[i]) === "human") {
-        currentTurn = i + 1;
+        lastTurn = i + 1;
         break;
       }
     }
@@ -55,8 +60,8 @@ export function replyContext(
     model: model === undefined ? undefined : baseModel(model),
     toClaude,
     store,
-    openEnd: tail === "request" || tail === "resumable",
-    currentTurn,
+    openTail: tail === "request" || tail === "resumable",
+    lastTurn,
     renamed: undefined,
   };
 }
@@ -72,7 +77,7 @@ function tailIdsFree(messages: readonly unknown[], tailStart: number): boolean {
 }
 
 /** A cancelled run's end: the check spares the rebuild a walk over the whole list. */
-export function endsOpen(messages: readonly unknown[]): boolean {
+export function tailOpen(messages: readonly unknown[]): boolean {
   const last = messages[messages.length - 1];
   const role = roleOf(last);
   return role === "human" || role === "tool" || (role === "ai" && hasRunnableCalls(last));
@@ -92,6 +97,8 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, co
   const { reads } = rules;
   const readsTool = reads.tool;
   const { replyRemoved } = rules;
+  const { input, owner, order, calls: callsRule, ids } = rules.pairing;
+  const { slotWithId } = owner.pairing;
   let prev: TurnCode = TURN.none;
   let calls: readonly unknown[] = NO_CALLS;
   let answered = 0;
@@ -102,10 +109,12 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, co
     const role = roleOf(message);
     // Read at the next boundary, past any results the input holds.
     if (i === leftoversAt) table = rules.leftoverBoundaries;
-    if (isEcho(message, i, inputStart)) return false;
+    if (input.pairing.removes(message, i, inputStart)) return false;
     if (answered < calls.length) {
       // The slot the rebuild gives the result is the open turn's next one: every result is already in its place.
-      if (role !== "tool" || slotWithId(calls, rawToolCallIdOf(message), answered) !== answered) return false;
+      if (role !== "tool") return false;
+      const slot = slotWithId(calls, rawToolCallIdOf(message), answered);
+      if (slot === -1 || order.pairing.moved(slot, answered - 1)) return false;
       if (readsTool && messageRulesOf(rules, role, message, prev).length > 0) return false;
       answered++;
       continue;
@@ -117,7 +126,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, co
       const toolCalls = (message as { tool_calls?: unknown }).tool_calls;
       calls = Array.isArray(toolCalls) ? toolCalls : NO_CALLS;
       answered = 0;
-      if (hasHiddenCalls(message)) return false;
+      if (callsRule.pairing.hides(message)) return false;
       if (replyRemoved !== undefined && replyRemoved(message, calls.length)) return false;
       replies ??= replyContext(messages, tailStart, context);
       replies.index = i;
@@ -125,7 +134,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, co
       for (let k = 0; k < calls.length; k++) {
         const call = calls[k];
         if (typeof call !== "object" || call === null) return false;
-        if (!addValidId(rawCallId(call))) return false;
+        if (!ids.pairing.keeps(rawCallId(call))) return false;
       }
       prev = calls.length > 0 ? TURN.tools : TURN.ai;
       continue;
@@ -145,6 +154,6 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, co
     if (first !== "human" && first !== "ai") return true;
     return boundaryBreak(table[first], prev) === undefined;
   }
-  if (tail === "request") return boundaryBreak(table["request-end"], prev, messages[tailStart - 1]) === undefined;
+  if (tail === "request") return boundaryBreak(table["request"], prev, messages[tailStart - 1]) === undefined;
   return boundaryBreak((tail === "stopped" ? rules.leftoverBoundaries : table).human, prev) === undefined;
 }

@@ -15,7 +15,7 @@
  *   properties ("'messages.2.assistant.reasoning_content' is unsupported", code wrong_api_format).
  * - OpenRouter (`/openrouter/api/v1/chat/completions`), for a model whose provider takes any order (Llama): what
  *   OpenAI takes. A model of Anthropic, Google, Mistral or DeepSeek there follows its maker's rules (OpenRouter's
- *   model families in PROVIDER_RULES).
+ *   model families in PROVIDERS).
  * - Perplexity (`/perplexity/chat/completions`, as the OpenAI SDK calls `https://api.perplexity.ai`): system messages
  *   only first, then user or tool messages alternating with assistant messages, starting with the user's ("After the
  *   (optional) system message(s), user or tool message(s) should alternate with assistant message(s).",
