@@ -106,7 +106,7 @@ function boundaryTable(units: readonly PatternUnit[]): BoundaryTable {
     TURN_STATES.map((after) =>
       units.find((unit): unit is BoundaryUnit => unit.boundary?.before === before && unit.boundary.after === after),
     );
-  return Object.freeze({ human: row("human"), ai: row("ai"), "request": row("request") });
+  return Object.freeze({ human: row("human"), ai: row("ai"), request: row("request") });
 }
 
 function byRole<U extends PatternUnit>(units: readonly U[], roleOf: (unit: U) => MessageRole): ByRole<U> {

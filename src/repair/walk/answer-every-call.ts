@@ -6,7 +6,10 @@ import { idOrPosition, placeholderToolMessage } from "../synthetic/inserted-mess
 import { idOut, type ToolResult, type Turn } from "./turn.js";
 
 function placeholderRule(rules: RuleSet, call: ToolCallRef, answered: number): PatternUnit {
-  return rules.placeholders.find((unit) => unit.pairing.fits(call, answered))!;
+  const units = rules.placeholders;
+  let i = 0;
+  while (!units[i]!.pairing.fits(call, answered)) i++;
+  return units[i]!;
 }
 
 /**

@@ -34,11 +34,14 @@ export function segment(
 ): Segment[] {
   const segments: Segment[] = [];
   const { input, owner: ownerRule, slot: slotRule } = rules.pairing;
+  const { removes } = input.pairing;
+  const { slotWithId } = ownerRule.pairing;
+  const { slotFor } = slotRule.pairing;
   // A call without id is answered under "".
   const owners = new Map<string, Turn>();
   for (let index = 0; index < end; index++) {
     const message = messages[index];
-    if (input.pairing.removes(message, index, inputStart)) {
+    if (removes(message, index, inputStart)) {
       repairs.push(removal(input, message, index));
       continue;
     }
@@ -71,7 +74,7 @@ export function segment(
         repairs.push(removal(ownerRule, message, index));
         continue;
       }
-      const slot = slotRule.pairing.slotFor(owner, id, message, ownerRule.pairing.slotWithId);
+      const slot = slotFor(owner, id, message, slotWithId);
       if (slot === -1) {
         repairs.push(removal(slotRule, message, index));
         continue;

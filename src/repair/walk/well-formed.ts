@@ -97,8 +97,12 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, co
   const { reads } = rules;
   const readsTool = reads.tool;
   const { replyRemoved } = rules;
-  const { input, owner, order, calls: callsRule, ids } = rules.pairing;
-  const { slotWithId } = owner.pairing;
+  // The pairing rules, each read once.
+  const { removes } = rules.pairing.input.pairing;
+  const { slotWithId } = rules.pairing.owner.pairing;
+  const { moved } = rules.pairing.order.pairing;
+  const { hides } = rules.pairing.calls.pairing;
+  const { keeps } = rules.pairing.ids.pairing;
   let prev: TurnCode = TURN.none;
   let calls: readonly unknown[] = NO_CALLS;
   let answered = 0;
@@ -109,12 +113,12 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, co
     const role = roleOf(message);
     // Read at the next boundary, past any results the input holds.
     if (i === leftoversAt) table = rules.leftoverBoundaries;
-    if (input.pairing.removes(message, i, inputStart)) return false;
+    if (removes(message, i, inputStart)) return false;
     if (answered < calls.length) {
       // The slot the rebuild gives the result is the open turn's next one: every result is already in its place.
       if (role !== "tool") return false;
       const slot = slotWithId(calls, rawToolCallIdOf(message), answered);
-      if (slot === -1 || order.pairing.moved(slot, answered - 1)) return false;
+      if (slot === -1 || moved(slot, answered - 1)) return false;
       if (readsTool && messageRulesOf(rules, role, message, prev).length > 0) return false;
       answered++;
       continue;
@@ -126,7 +130,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, co
       const toolCalls = (message as { tool_calls?: unknown }).tool_calls;
       calls = Array.isArray(toolCalls) ? toolCalls : NO_CALLS;
       answered = 0;
-      if (callsRule.pairing.hides(message)) return false;
+      if (hides(message)) return false;
       if (replyRemoved !== undefined && replyRemoved(message, calls.length)) return false;
       replies ??= replyContext(messages, tailStart, context);
       replies.index = i;
@@ -134,7 +138,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, co
       for (let k = 0; k < calls.length; k++) {
         const call = calls[k];
         if (typeof call !== "object" || call === null) return false;
-        if (!ids.pairing.keeps(rawCallId(call))) return false;
+        if (!keeps(rawCallId(call))) return false;
       }
       prev = calls.length > 0 ? TURN.tools : TURN.ai;
       continue;
