@@ -10,7 +10,7 @@ export interface ReadDecision {
   auto: boolean;
   /** A preserved tail at a pending `interrupt()` keeps the call the interrupt may guard. */
   interrupted?: boolean;
-  /** Kept for a repaired tail: they may hold stranded results (pattern N). */
+  /** Kept for a repaired tail: they may hold stranded results (`stranded-tool-result`). */
   pendingWrites?: readonly CheckpointPendingWrite[];
   /** The lists of the run's input for delta channels, which the history read repairs with the channel (once). */
   input?: InputLists;

@@ -22,8 +22,8 @@ const nonEmpty = (value: unknown): boolean => typeof value === "string" && value
 export const isSigned = (block: Readonly<Record<string, unknown>>): boolean => nonEmpty(block.signature);
 
 /**
- * Pattern R: a stream stopped before `signature_delta` leaves an empty signature; Claude rejects a thinking block
- * without one wherever it comes from, other models' thought parts need none elsewhere.
+ * `unsigned-thinking-block`: a stream stopped before `signature_delta` leaves an empty signature; Claude rejects a
+ * thinking block without one wherever it comes from, other models' thought parts need none elsewhere.
  */
 export function isUnsignedThinking(message: unknown, block: unknown, toClaude: boolean): boolean {
   if (!isBlock(block)) return false;
@@ -50,7 +50,7 @@ export function baseModel(name: string): string {
     .replace(/-0$/, "");
 }
 
-/** Pattern S: a reply that does not record its model is taken as that model's. */
+/** `foreign-thinking-block`: a reply that does not record its model is taken as that model's. */
 export function hasForeignThinking(message: unknown, base: string): boolean {
   const content = contentOf(message);
   if (content === undefined || !content.some(isThinkingBlock)) return false;
@@ -66,7 +66,7 @@ function isServerResult(block: unknown): block is Block {
   return block.type.endsWith("_tool_result") && typeof block.tool_use_id === "string";
 }
 
-/** Pattern Q reads their pairing. */
+/** `unpaired-server-tool-block` reads their pairing. */
 export const isServerToolBlock = (block: unknown): boolean => isServerUse(block) || isServerResult(block);
 
 export function hasServerToolBlocks(message: unknown): boolean {
@@ -84,7 +84,7 @@ function holds(content: readonly unknown[] | undefined, match: (block: unknown) 
 
 /**
  * A server tool used next to a client tool completes in the reply after the client tool's results, so the repair
- * never puts a user turn between the use and its result (as it would for pattern K).
+ * never puts a user turn between the use and its result (as it would for `consecutive-replies`).
  */
 function linkedReply(messages: readonly unknown[], index: number, step: 1 | -1): unknown {
   for (let i = index + step; i >= 0 && i < messages.length; i += step) {
@@ -109,7 +109,10 @@ function runsPendingUses(messages: readonly unknown[], index: number): boolean {
   return toolCallsOf(reply).length > 0 || (index === messages.length - 1 && isPausedTurn(reply));
 }
 
-/** Pattern Q: a use without its result (unless the history ends open there), a result without its use. */
+/**
+ * `unpaired-server-tool-block`: a use without its result (unless the history ends open there), a result without its
+ * use.
+ */
 export function visitUnpairedServerBlocks(
   content: readonly unknown[],
   messages: readonly unknown[],

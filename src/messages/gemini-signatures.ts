@@ -22,8 +22,8 @@ function isSigned(m: Loose): boolean {
 }
 
 /**
- * Pattern T: Gemini 3 wants a signature on each step's first call; a Gemini reply with none at all was made without
- * thinking and needs none, while another model's reply needs the documented skip.
+ * `unsigned-gemini-call`: Gemini 3 wants a signature on each step's first call; a Gemini reply with none at all was
+ * made without thinking and needs none, while another model's reply needs the documented skip.
  */
 export function unsignedFirstCall(message: unknown): string | undefined {
   const m = message as Loose;

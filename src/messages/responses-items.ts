@@ -11,14 +11,14 @@ export function replayedOutput(message: unknown): readonly unknown[] | undefined
   return Array.isArray(output) && output.length > 0 && isReplayed(output) ? output : undefined;
 }
 
-/** Pattern P. */
+/** `lone-reasoning-item`. */
 export function isLoneReasoningItem(output: readonly unknown[], i: number): boolean {
   return (
     (output[i] as Item).type === "reasoning" && (i + 1 >= output.length || (output[i + 1] as Item).type === "reasoning")
   );
 }
 
-/** The Responses API rejects a reasoning item not directly followed by the item it produced (pattern P). */
+/** The Responses API rejects a reasoning item not directly followed by the item it produced (`lone-reasoning-item`). */
 export function hasLoneReasoningItem(message: unknown): boolean {
   const output = replayedOutput(message);
   if (output === undefined) return false;
@@ -40,7 +40,7 @@ const HOSTED_TOOL_ITEMS = new Set([
 /** `completed` and `failed` are finished. */
 const UNFINISHED = new Set(["in_progress", "searching", "interpreting", "generating", "calling", "incomplete"]);
 
-/** Pattern U. */
+/** `unfinished-hosted-tool-item`. */
 export function isUnfinishedHostedItem(item: unknown): boolean {
   const it = item as Item | null;
   return (
@@ -53,7 +53,10 @@ export function isUnfinishedHostedItem(item: unknown): boolean {
 
 const holdsUnfinished = (list: unknown): boolean => Array.isArray(list) && list.some(isUnfinishedHostedItem);
 
-/** In the replayed output, or the `additional_kwargs.tool_outputs` ChatOpenAI sends without one (pattern U). */
+/**
+ * In the replayed output, or the `additional_kwargs.tool_outputs` ChatOpenAI sends without one
+ * (`unfinished-hosted-tool-item`).
+ */
 export function hasUnfinishedHostedItem(message: unknown): boolean {
   const m = message as Loose;
   return (
@@ -74,13 +77,16 @@ const neverCompleted = (m: Loose): boolean => {
   return madeBy(m, "responses-items") && metadata!.status === undefined;
 };
 
-/** Pattern V. */
+/** `unkept-reasoning-item`. */
 export function isUnkeptOutputReasoning(message: unknown, item: unknown, store: boolean | undefined): boolean {
   const it = item as Item;
   return it.type === "reasoning" && !hasEncryptedContent(it) && notStored(message as Loose, store);
 }
 
-/** Pattern V: a reasoning item held only by id that `store: false` never kept, or of a response never completed. */
+/**
+ * `unkept-reasoning-item`: a reasoning item held only by id that `store: false` never kept, or of a response never
+ * completed.
+ */
 export function hasUnkeptReasoning(message: unknown, store: boolean | undefined): boolean {
   const m = message as Loose;
   const output = replayedOutput(m);

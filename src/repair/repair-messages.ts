@@ -22,15 +22,15 @@ export interface RepairOptions extends RepairSettings {
   tail?: TailMode;
   /**
    * Finished tool results held outside the list (a checkpoint's `pendingWrites`): they answer the last turn's calls
-   * instead of placeholders (pattern N), unless the tail is preserved.
+   * instead of placeholders (`stranded-tool-result`), unless the tail is preserved.
    * @default []
    */
   recoveredResults?: readonly unknown[];
   /**
    * Where the next run's input starts in `messages`: the stored history before it ends where `tail` says
    * (`"stopped"`: a stopped run's leftovers, closed for every provider), and the list ends in a model request (as
-   * `"request"`); a result of the input yields to a finished one in `recoveredResults` (pattern AA). An integer from 0
-   * to the list's length; not with `tail: "resumable"`.
+   * `"request"`); a result of the input yields to a finished one in `recoveredResults` (`stand-in-tool-result`). An
+   * integer from 0 to the list's length; not with `tail: "resumable"`.
    * @default undefined: no input, the end is the stored history's
    */
   inputStart?: number;
@@ -110,7 +110,7 @@ function readOf(
 function isClean(messages: readonly unknown[], { tailStart, context }: Read, recovered: readonly unknown[]): boolean {
   // A stopped run's open tail is closed: the check spares the rebuild a walk over the whole list.
   const mustRebuild = context.tail === "stopped" && tailOpen(messages);
-  // A finished result may have to take the place of a stand-in the input holds (pattern AA).
+  // A finished result may have to take the place of a stand-in the input holds (`stand-in-tool-result`).
   const mayYield = recovered.length > 0 && context.inputStart < messages.length;
   return !mustRebuild && !mayYield && isWellFormed(messages, tailStart, context);
 }

@@ -15,14 +15,14 @@ export interface RepairSettings {
    */
   provider?: ProviderChoice;
   /**
-   * The model the history goes to (`"claude-sonnet-4-5"`): thinking blocks another model signed are dropped (pattern
-   * S), and a Claude model before 4.6 takes a prefill (pattern Z is lifted).
+   * The model the history goes to (`"claude-sonnet-4-5"`): thinking blocks another model signed are dropped
+   * (`foreign-thinking-block`), and a Claude model before 4.6 takes a prefill (`request-ends-on-reply` is lifted).
    * @default undefined: none; the middleware takes the model each request goes to
    */
   model?: string;
   /**
    * `false` when the OpenAI Responses API keeps nothing (`store: false`, `zdrEnabled`): reasoning items kept only by
-   * id are dropped (pattern V).
+   * id are dropped (`unkept-reasoning-item`).
    * @default undefined: as each reply records it; the middleware reads the chat model's `zdrEnabled`
    */
   store?: boolean;
@@ -32,7 +32,9 @@ export interface RepairSettings {
    * @default "en"
    */
   markers?: MarkerOption;
-  /** The marker between two HumanMessages (pattern A); Anthropic and Gemini reject `"system"` there. @default "ai" */
+  /**
+   * The marker between two HumanMessages (`missing-reply`); Anthropic and Gemini reject `"system"` there. @default "ai"
+   */
   bridgeRole?: BridgeRole;
   /**
    * Put before the ids of inserted messages (`sanitizer-…`), for a front end that hides messages by id: agent-chat-ui
@@ -50,7 +52,7 @@ export interface ResolvedRepairSettings {
   provider: ProviderChoice | undefined;
   rules: RuleSet;
   model: string | undefined;
-  /** Claude rejects every thinking block without a signature (R). */
+  /** Claude rejects every thinking block without a signature (`unsigned-thinking-block`). */
   toClaude: boolean;
   store: boolean | undefined;
   markers: Readonly<MarkerTexts>;

@@ -120,7 +120,7 @@ export function replyWith(ai: unknown, fields: Partial<ReplyFields>): unknown {
   return copyReply(m, { content, additional_kwargs, response_metadata, tool_calls, invalid_tool_calls, ...fields });
 }
 
-/** Another call id (pattern I), a marker for no content (W). */
+/** Another call id (`invalid-call-id`), a marker for no content (`empty-tool-result`). */
 export function resultWith(result: unknown, fields: { tool_call_id?: string; content?: string }): unknown {
   const m = result as Loose;
   if (!isInstance(m)) return { ...m, ...fields };
@@ -131,7 +131,9 @@ export function resultWith(result: unknown, fields: { tool_call_id?: string; con
   return new ToolMessage(defined(copy) as ConstructorParameters<typeof ToolMessage>[0]);
 }
 
-/** Patterns X, Y: id and name kept; a plain object stays one, with its role renamed. */
+/**
+ * `empty-user-turn`, `system-message-mid-history`: id and name kept; a plain object stays one, with its role renamed.
+ */
 export function asHumanMessage(message: unknown, content: unknown): unknown {
   const m = message as Loose;
   if (!isInstance(m)) {

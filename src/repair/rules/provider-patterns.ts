@@ -16,7 +16,7 @@ export interface ModelFamily {
   source: string;
 }
 
-/** Claude before 4.6 still takes an assistant prefill: a request may end on a reply (Z). */
+/** Claude before 4.6 still takes an assistant prefill: a request may end on a reply (`request-ends-on-reply`). */
 const CLAUDE_TAKES_PREFILL: ModelFamily = {
   name: "Claude models before 4.6",
   models: /^claude-(\d|instant)|^claude-(opus|sonnet|haiku)-4(-[0-5])?$/,
@@ -201,7 +201,9 @@ export function providerPatterns(provider: ProviderChoice | undefined, model: st
 const SERVES_ONLY_CLAUDE: ReadonlySet<ProviderChoice> = new Set(["anthropic"]);
 const CLAUDE = /^(anthropic\/)?claude/;
 
-/** Anthropic rejects every thinking block without a signature, whoever made it (pattern R). @internal */
+/**
+ * Anthropic rejects every thinking block without a signature, whoever made it (`unsigned-thinking-block`). @internal
+ */
 export function goesToClaude(provider: ProviderChoice | undefined, model: string | undefined): boolean {
   return (
     (provider !== undefined && SERVES_ONLY_CLAUDE.has(provider)) ||

@@ -28,15 +28,15 @@ export type BridgeRole = "ai" | "system";
 
 export const BRIDGE_ROLES: readonly BridgeRole[] = ["ai", "system"];
 
-/** Pattern A: an AIMessage, since Anthropic and Gemini reject a SystemMessage mid-history. */
+/** `missing-reply`: an AIMessage, since Anthropic and Gemini reject a SystemMessage mid-history. */
 export function bridgeMessage(ref: string, text: string, role: BridgeRole): BaseMessage {
   const id = `${SYNTHETIC_ID_PREFIX}reply-${ref}`;
   return role === "system" ? new SystemMessage({ id, content: text }) : new AIMessage({ id, content: text });
 }
 
 /**
- * Pattern C, its id derived from the user turn it answers: a parent graph and its subgraph may close one cancelled turn
- * differently, and with one id the reducer merges their markers into one reply.
+ * `unclosed-tool-results`, its id derived from the user turn it answers: a parent graph and its subgraph may close one
+ * cancelled turn differently, and with one id the reducer merges their markers into one reply.
  */
 export function closingMessage(userTurn: string, text: string): AIMessage {
   return new AIMessage({ id: `${SYNTHETIC_ID_PREFIX}reply-${userTurn}`, content: text });

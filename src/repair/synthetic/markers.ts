@@ -2,21 +2,24 @@ import { InvalidOptionError } from "../../options/invalid-option-error.js";
 
 /** Texts of the messages the sanitizer inserts; cause-neutral: it sees that a reply is missing, not why. */
 export interface MarkerTexts {
-  /** Pattern A: the reply a HumanMessage never got. */
+  /** `missing-reply`: the reply a HumanMessage never got. */
   missingReply: string;
-  /** Patterns B, B2, B3: a placeholder result for an unanswered call. */
+  /**
+   * `unanswered-tool-calls`, `partly-answered-tool-calls`, `unanswered-hidden-call`: a placeholder result for an
+   * unanswered call.
+   */
   missingToolResult: string;
-  /** Pattern C: closes tool results no AIMessage followed. */
+  /** `unclosed-tool-results`: closes tool results no AIMessage followed. */
   missingReplyAfterTools: string;
-  /** Pattern J: before a history that starts with a reply. */
+  /** `leading-reply`: before a history that starts with a reply. */
   missingOpening: string;
-  /** Pattern K: between two replies in a row. */
+  /** `consecutive-replies`: between two replies in a row. */
   missingTurnBetweenReplies: string;
-  /** Pattern W: a ToolMessage that had no content. */
+  /** `empty-tool-result`: a ToolMessage that had no content. */
   emptyToolResult: string;
-  /** Pattern X: a HumanMessage that had no content. */
+  /** `empty-user-turn`: a HumanMessage that had no content. */
   emptyMessage: string;
-  /** Pattern Z: after a reply that ends a model request. */
+  /** `request-ends-on-reply`: after a reply that ends a model request. */
   continueAfterReply: string;
 }
 

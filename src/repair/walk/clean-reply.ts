@@ -1,4 +1,4 @@
-// Each reply rule that applies writes a copy, in rule order, on the copy the last one wrote (M, P, Q, R, S, T, U, V).
+// Each reply rule that applies writes a copy, in rule order, on the copy the last one wrote (REPLY_ORDER).
 import type { ReplyContext, ReplyRule } from "../rules/define-pattern.js";
 import { PART_BITS, type ReplyUnit, type RuleSet } from "../rules/rule-set.js";
 

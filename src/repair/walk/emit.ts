@@ -169,7 +169,7 @@ class Rebuild {
   /** A placeholder, or a recovered result. */
   private insertedResult({ message: inserted, pattern, original }: InsertedResult): void {
     this.repairMade = true;
-    // A placeholder; a recovered result (N) keeps its own id.
+    // A placeholder; a recovered result (`stranded-tool-result`) keeps its own id.
     const message = isSyntheticMessage(inserted) ? withIdPrefix(inserted as BaseMessage, this.ctx.idPrefix) : inserted;
     const fired = messageRulesOf(this.ctx.rules, "tool", message, this.prev);
     if (fired.length === 0) {

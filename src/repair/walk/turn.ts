@@ -11,7 +11,7 @@ export interface KeptResult {
 /** A result the repair inserts for an unanswered call. */
 export interface InsertedResult {
   message: unknown;
-  /** The pattern it repairs (B, B2, B3 or N). */
+  /** The pattern it repairs (a placeholder, or a recovered result). */
   pattern: PatternUnit;
   /** For a recovered result inserted as a copy under a new call id: the stored one. */
   original?: unknown;
