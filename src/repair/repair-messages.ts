@@ -3,7 +3,7 @@ import { isMessageList, roleOf, toolCallsOf } from "../messages/message-view.js"
 import { emit } from "./walk/emit.js";
 import type { Repair } from "./report/catalog.js";
 import { answerEveryCall } from "./walk/answer-every-call.js";
-import type { CleanedReply } from "./walk/clean-reply.js";
+import type { ReplyCopy } from "./walk/reply-rules.js";
 import { reportOf } from "./report/report-of.js";
 import { segment, type Segment } from "./walk/segment.js";
 import { resolveRepairSettings, type RepairSettings, type ResolvedRepairSettings } from "./settings.js";
@@ -156,11 +156,21 @@ function rebuild(
   const calls = messages.map((m) => (roleOf(m) === "ai" ? toolCallsOf(m) : undefined));
   const { pairing } = settings.rules;
   const renamed = pairing.ids.pairing.plan(messages, calls, tailStart);
-  const cleaned = new Map<number, CleanedReply>();
+  const replyCopies = new Map<number, ReplyCopy>();
   const replies = replyContext(messages, tailStart, context);
   replies.renamed = renamed;
   const { inputStart } = context;
-  const segments = segment(messages, tailStart, inputStart, calls, renamed, replies, settings.rules, cleaned, repairs);
+  const segments = segment(
+    messages,
+    tailStart,
+    inputStart,
+    calls,
+    renamed,
+    replies,
+    settings.rules,
+    replyCopies,
+    repairs,
+  );
   const last = lastStored(segments, inputStart);
   const answered = segments.map((part) => {
     if (typeof part === "number") return part;
@@ -190,7 +200,7 @@ function rebuild(
     bridgeRole,
     idPrefix,
     removedBefore,
-    cleaned,
+    replyCopies,
   };
   const { out, inputAt } = emit(answered, ctx, repairs);
   const result: RepairResult = { messages: out, repairs, usedRecovered };

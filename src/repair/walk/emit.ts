@@ -4,7 +4,7 @@ import type { MarkerTexts } from "../synthetic/markers.js";
 import type { BoundaryRule, PatternUnit } from "../rules/define-pattern.js";
 import type { Repair } from "../report/catalog.js";
 import { UNITS } from "../patterns/index.js";
-import type { CleanedReply } from "./clean-reply.js";
+import type { ReplyCopy } from "./reply-rules.js";
 import { reportOf } from "../report/report-of.js";
 import { asHumanMessage, resultWith, rewriteCalls } from "../copies/message-copies.js";
 import { boundaryBreak, messageRulesOf, TURN, type MessageUnit, type TurnCode } from "../rules/rule-set.js";
@@ -25,7 +25,7 @@ export interface EmitContext extends RepairContext {
   /** Removed inputs before each position, to tell moved results from shifted ones; undefined when none was. */
   removedBefore: Int32Array | undefined;
   /** Reply rules' copies, by input position. */
-  cleaned: ReadonlyMap<number, CleanedReply>;
+  replyCopies: ReadonlyMap<number, ReplyCopy>;
 }
 
 /** A result answers `toolCallId` when given. */
@@ -134,13 +134,13 @@ class Rebuild {
     const { calls: callsRule, ids: idsRule, order } = ctx.rules.pairing;
     const outside = callsRule.pairing.outside(turn);
     const renamed = turn.renamed !== undefined;
-    const cleaned = ctx.cleaned.get(turn.index);
+    const replyCopies = ctx.replyCopies.get(turn.index);
     // Most turns go out as stored: no list of patterns is made for them.
     const copy =
       outside || renamed ? rewriteCalls(turn.ai, turn.calls, turn.renamed ?? turn.calls.map((c) => c.id)) : turn.ai;
-    if (outside || renamed || cleaned !== undefined) {
+    if (outside || renamed || replyCopies !== undefined) {
       const by = [
-        ...(cleaned !== undefined ? cleaned.units : []),
+        ...(replyCopies !== undefined ? replyCopies.units : []),
         ...(outside ? [callsRule] : []),
         ...(renamed ? [idsRule] : []),
       ];
@@ -217,10 +217,10 @@ class Rebuild {
     } else if (role === "ai") {
       this.reply(message, index);
       this.prev = TURN.ai;
-      const cleaned = this.ctx.cleaned.get(index);
-      if (cleaned !== undefined) {
-        this.rewritten(cleaned.units, message, index, cleaned.message);
-        this.push(cleaned.message, index);
+      const replyCopies = this.ctx.replyCopies.get(index);
+      if (replyCopies !== undefined) {
+        this.rewritten(replyCopies.units, message, index, replyCopies.message);
+        this.push(replyCopies.message, index);
         return;
       }
     }

@@ -1,7 +1,7 @@
 import { rawToolCallIdOf, roleOf, type ToolCallRef } from "../../messages/message-view.js";
 import type { PatternUnit, ReplyContext } from "../rules/define-pattern.js";
 import type { Repair } from "../report/catalog.js";
-import { cleanReply, type CleanedReply } from "./clean-reply.js";
+import { copyReply, type ReplyCopy } from "./reply-rules.js";
 import { reportOf } from "../report/report-of.js";
 import { removalOf, type RuleSet } from "../rules/rule-set.js";
 import type { KeptResult, Turn } from "./turn.js";
@@ -19,7 +19,7 @@ function removal(unit: PatternUnit, message: unknown, index: number): Repair {
 /**
  * Each ToolMessage goes to the call the owner rule names, its owner kept per id as the walk meets each AIMessage.
  * What the input, owner and slot rules take out (an echo, an orphan, a second result) and what a removal rule reads
- * are removed, reported whole; replies the reply rules change are taken as their copies, in `cleaned`.
+ * are removed, reported whole; replies the reply rules change are taken as their copies, in `replyCopies`.
  */
 export function segment(
   messages: readonly unknown[],
@@ -29,7 +29,7 @@ export function segment(
   renamed: ReadonlyMap<number, readonly string[]>,
   replies: ReplyContext,
   rules: RuleSet,
-  cleaned: Map<number, CleanedReply>,
+  replyCopies: Map<number, ReplyCopy>,
   repairs: Repair[],
 ): Segment[] {
   const segments: Segment[] = [];
@@ -48,13 +48,13 @@ export function segment(
     const role = roleOf(message);
     if (role === "ai") {
       replies.index = index;
-      const clean = cleanReply(message, replies, rules);
-      if (clean !== undefined) cleaned.set(index, clean);
+      const copy = copyReply(message, replies, rules);
+      if (copy !== undefined) replyCopies.set(index, copy);
       const list = calls[index] ?? [];
-      const removed = removalOf(rules, role, clean?.message ?? message, list.length);
+      const removed = removalOf(rules, role, copy?.message ?? message, list.length);
       if (removed !== undefined) {
-        const emptied = clean !== undefined && removalOf(rules, role, message, list.length) === undefined;
-        const by = emptied ? clean.units : [removed];
+        const emptied = copy !== undefined && removalOf(rules, role, message, list.length) === undefined;
+        const by = emptied ? copy.units : [removed];
         for (const unit of by) repairs.push(removal(unit, message, index));
         continue;
       }
@@ -63,7 +63,7 @@ export function segment(
         continue;
       }
       const results = new Array<KeptResult | undefined>(list.length).fill(undefined);
-      const ai = clean?.message ?? message;
+      const ai = copy?.message ?? message;
       const turn: Turn = { ai, index, calls: list, renamed: renamed.get(index), results };
       for (let slot = 0; slot < list.length; slot++) owners.set(list[slot]!.id, turn);
       segments.push({ turn });

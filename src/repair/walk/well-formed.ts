@@ -8,7 +8,7 @@ import {
 } from "../../messages/message-view.js";
 import { baseModel } from "../../messages/anthropic-blocks.js";
 import type { ReplyContext } from "../rules/define-pattern.js";
-import { needsCleaning } from "./clean-reply.js";
+import { replyNeedsCopy } from "./reply-rules.js";
 import {
   boundaryBreak,
   messageRulesOf,
@@ -134,7 +134,7 @@ export function isWellFormed(messages: readonly unknown[], tailStart: number, co
       if (replyRemoved !== undefined && replyRemoved(message, calls.length)) return false;
       replies ??= replyContext(messages, tailStart, context);
       replies.index = i;
-      if (needsCleaning(message, replies, rules)) return false;
+      if (replyNeedsCopy(message, replies, rules)) return false;
       for (let k = 0; k < calls.length; k++) {
         const call = calls[k];
         if (typeof call !== "object" || call === null) return false;

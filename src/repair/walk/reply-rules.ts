@@ -5,7 +5,7 @@ import { PART_BITS, type ReplyUnit, type RuleSet } from "../rules/rule-set.js";
 type Loose = Record<string, unknown>;
 
 /** With the patterns that changed it. */
-export interface CleanedReply {
+export interface ReplyCopy {
   message: unknown;
   units: ReplyUnit[];
 }
@@ -42,14 +42,14 @@ function mayNeedCleaning(message: unknown, at: ReplyContext, rules: RuleSet): bo
 }
 
 /** Allocation-free when none does: the clean check runs it for every reply. */
-export function needsCleaning(message: unknown, at: ReplyContext, rules: RuleSet): boolean {
+export function replyNeedsCopy(message: unknown, at: ReplyContext, rules: RuleSet): boolean {
   if (!mayNeedCleaning(message, at, rules)) return false;
   for (const unit of rules.replies) if (unit.reply.finds(message, at)) return true;
   return false;
 }
 
 /** Undefined when no rule changes it. */
-export function cleanReply(message: unknown, at: ReplyContext, rules: RuleSet): CleanedReply | undefined {
+export function copyReply(message: unknown, at: ReplyContext, rules: RuleSet): ReplyCopy | undefined {
   if (!mayNeedCleaning(message, at, rules)) return undefined;
   let current = message;
   let units: ReplyUnit[] | undefined;
