@@ -8,7 +8,6 @@ const encoder = new TextEncoder();
 /**
  * A drop-in `JsonPlusSerializer` that writes the same bytes and reads the same values, several times faster
  * (docs/serializer.md). Pass it wherever a saver takes a serde:
- * Pass it wherever a saver takes a serde:
  *
  * ```ts
  * const serde = new FastJsonPlusSerializer();
