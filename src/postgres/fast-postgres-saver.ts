@@ -7,7 +7,7 @@ import { explainPostgresOutage } from "./outage-error.js";
 import { PostgresReadPath, type ReadPathSaver } from "./read-path.js";
 import { assertOption } from "../options/assert-option.js";
 import { prune, type PruneOptions, type PruneReport } from "../retention/prune.js";
-import { explainErrorsOf } from "../store-errors.js";
+import { explainErrorsOf } from "../explain-errors.js";
 
 /** Options of {@link FastPostgresSaver}, as `PostgresSaver`'s. */
 export interface FastPostgresSaverOptions {

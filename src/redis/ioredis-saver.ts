@@ -22,7 +22,7 @@ import { resilientRedisOptions } from "./connection-options.js";
 import { decodeFrame, encodeFrame } from "./frame.js";
 import { KeyLayout, blobField, decodeId, encodeId, writeField, writeFieldRange, type NamespaceKeys } from "./keys.js";
 import { explainOutage } from "./outage-error.js";
-import { explainErrorsOf } from "../store-errors.js";
+import { explainErrorsOf } from "../explain-errors.js";
 import { scanThreads } from "./thread-scan.js";
 import { execAtomically } from "./transaction.js";
 import { redisRetention } from "./retention.js";
