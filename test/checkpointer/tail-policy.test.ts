@@ -111,7 +111,7 @@ for (const factory of saverFactories) {
       const messages = messagesOf(await sanitizer.getTuple({ configurable: { thread_id: "cancelled" } }));
       expect(messages.map((m) => m.type)).toEqual(["human", "ai", "tool", "tool", "ai"]);
       expect(events.map((e) => [e.operation, e.tail, e.channel, e.threadId, e.checkpointNs])).toEqual([
-        ["getTuple", "repair", "messages", "cancelled", ""],
+        ["getTuple", "stopped", "messages", "cancelled", ""],
       ]);
       expect(events[0]!.repairs.map((r) => r.code)).toEqual(["B", "B", "C"]);
     });
@@ -170,18 +170,18 @@ for (const factory of saverFactories) {
       expect(events).toEqual([]);
     });
 
-    describe("per-call override in configurable.sanitizer", () => {
+    describe("per-call override in configurable.tailPolicy", () => {
       it('"off" returns what the raw saver returns', async () => {
         const { inner, sanitizer } = await setup();
         await cancelFirstTurn(inner, "during-tools", "o");
-        const config = { configurable: { thread_id: "o", sanitizer: "off" } };
+        const config = { configurable: { thread_id: "o", tailPolicy: "off" } };
         expect(await sanitizer.getTuple(config)).toEqual(await inner.getTuple(config));
       });
 
       it('"preserve" keeps the tail of a cancelled run for invoke(null)', async () => {
         const { sanitizer } = await setup();
         await cancelFirstTurn(sanitizer, "during-tools", "p");
-        const tuple = await sanitizer.getTuple({ configurable: { thread_id: "p", sanitizer: "preserve" } });
+        const tuple = await sanitizer.getTuple({ configurable: { thread_id: "p", tailPolicy: "preserve" } });
         expect(messagesOf(tuple).map((m) => m.type)).toEqual(["human", "ai"]);
       });
 
@@ -190,14 +190,28 @@ for (const factory of saverFactories) {
         await cancelFirstTurn(inner, "during-tools", "r");
         const latest = await inner.getTuple({ configurable: { thread_id: "r" } });
         const tuple = await sanitizer.getTuple({
-          configurable: { ...latest!.config.configurable, sanitizer: "repair" },
+          configurable: { ...latest!.config.configurable, tailPolicy: "repair" },
         });
         expect(messagesOf(tuple).map((m) => m.type)).toEqual(["human", "ai", "tool", "tool", "ai"]);
       });
 
       it("an unknown value fails the call with a clear error", async () => {
         const { sanitizer } = await setup();
-        await expect(sanitizer.getTuple({ configurable: { thread_id: "x", sanitizer: "fix" } })).rejects.toThrow(
+        await expect(sanitizer.getTuple({ configurable: { thread_id: "x", tailPolicy: "fix" } })).rejects.toThrow(
+          'configurable.tailPolicy must be one of "auto", "repair", "preserve", "off", got "fix".',
+        );
+      });
+
+      it("the old key, configurable.sanitizer, still works; tailPolicy wins when a call sets both", async () => {
+        const { sanitizer } = await setup();
+        await cancelFirstTurn(sanitizer, "during-tools", "k");
+        const old = await sanitizer.getTuple({ configurable: { thread_id: "k", sanitizer: "preserve" } });
+        expect(messagesOf(old).map((m) => m.type)).toEqual(["human", "ai"]);
+        const both = await sanitizer.getTuple({
+          configurable: { thread_id: "k", sanitizer: "off", tailPolicy: "preserve" },
+        });
+        expect(messagesOf(both).map((m) => m.type)).toEqual(["human", "ai"]);
+        await expect(sanitizer.getTuple({ configurable: { thread_id: "k", sanitizer: "fix" } })).rejects.toThrow(
           'configurable.sanitizer must be one of "auto", "repair", "preserve", "off", got "fix".',
         );
       });
