@@ -5,8 +5,7 @@ type Call = (this: BaseCheckpointSaver, ...args: unknown[]) => unknown;
 /**
  * Makes every store call of a saver class (`getTuple`, `list`, `put`, `putWrites`, `deleteThread`, its own or
  * inherited) throw `explain(error)` instead of `error`, so an outage reaches the app in the store's own words with the
- * setting that rides it out. Called once, right after the class.
- * @internal
+ * setting that rides it out. Called once, right after the class. @internal
  */
 export function explainErrorsOf(
   Saver: abstract new (...args: never[]) => BaseCheckpointSaver,

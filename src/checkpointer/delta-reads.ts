@@ -41,8 +41,7 @@ function startsWith(messages: readonly unknown[], prefix: readonly unknown[]): b
 
 /**
  * A list channel stores the list its run's first read repaired; a delta channel only the writes, so a delta history
- * read redoes that repair to rebuild the same list (docs/delta-channels.md).
- * @internal
+ * read redoes that repair to rebuild the same list (docs/delta-channels.md). @internal
  */
 export class DeltaReads {
   constructor(

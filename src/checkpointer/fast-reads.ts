@@ -1,10 +1,7 @@
-/**
- * The drop-in's fast reads: a saver that deserializes with the stock `JsonPlusSerializer` gets a
- * `FastJsonPlusSerializer` as its `serde`. The fast one writes what the stock writer writes, byte for byte, and reads
- * every stored value to the stock result or the stock error, so the saver's other users (an unwrapped graph
- * sharing it, another process on the same store) see nothing change but the time a read takes. A serializer the
- * app chose (a subclass, an encrypting one, anything set on the instance) is the app's, and stays.
- */
+// A saver on the stock `JsonPlusSerializer` reads through a `FastJsonPlusSerializer`, which writes the same bytes and
+// reads every stored value to the stock result or error, so the saver's other users (an unwrapped graph sharing it,
+// another process on the same store) see nothing change but the time a read takes. A serializer the app chose (a
+// subclass, an encrypting one, anything set on the instance) stays.
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { JsonPlusSerializer } from "../langgraph-features.js";
 import { FastJsonPlusSerializer } from "../serde/fast-jsonplus-serializer.js";

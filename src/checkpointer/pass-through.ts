@@ -22,8 +22,7 @@ function methodNames(object: object): Set<string> {
  * Makes every method of `inner` that `wrapper`'s class does not define callable on `wrapper`, calling `inner`:
  * what is specific to a saver (`setup()`, `end()`, a test's hooks), and what a newer LangGraph adds to
  * `BaseCheckpointSaver` and the saver implements (`copyThread`, `prune`, `deleteForRuns` in LangGraph Python). A
- * method the base class defines is passed on only where the saver overrides it, never to the base's default.
- * @internal
+ * method the base class defines is passed on only where the saver overrides it, never to the base's default. @internal
  */
 export function passUnknownMethods(wrapper: object, inner: object, wrapperClass: { prototype: object }): void {
   const base = BaseCheckpointSaver.prototype as unknown as Record<string, unknown>;

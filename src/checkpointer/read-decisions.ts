@@ -57,8 +57,7 @@ export function decisionFor(
 
 /**
  * `getDeltaChannelHistory` alone cannot tell the latest checkpoint from time travel, so the `getTuple` or `list` that
- * returned it leaves its decision in a token in the config, kept by checkpoint too (docs/delta-channels.md).
- * @internal
+ * returned it leaves its decision in a token in the config, kept by checkpoint too (docs/delta-channels.md). @internal
  */
 export class ReadDecisions {
   private readonly decisions = new Map<string, ReadDecision>();

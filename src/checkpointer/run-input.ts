@@ -23,7 +23,6 @@ const listOf = (value: unknown): unknown[] => [].concat(value as never);
 export const holdsToolResult = (value: unknown): boolean =>
   listOf(value).some((v) => isMessageLike(v) && roleOf(v) === "tool");
 
-/** The input with a copy of each list. */
 export function copyInputLists(input: unknown): { input: unknown; lists: InputLists | undefined } {
   if (!isPlainObject(input)) return { input, lists: undefined };
   let lists: InputLists | undefined;

@@ -45,7 +45,6 @@ export function sanitizeTuple(
     // A delta channel without a snapshot holds none: its history read takes the input.
     if (value === undefined && list !== undefined && isMarkedDelta(tuple)) continue;
     const storedList = value === undefined ? [] : value;
-    // Skips the obvious non-lists cheaply.
     if (!Array.isArray(storedList) || (storedList.length === 0 && list === undefined)) continue;
     const stranded = tail === "stopped" || list !== undefined ? strandedResults(pendingWrites, channel) : undefined;
     const recoveredResults = stranded && [...stranded.messages, ...strandedEarlier(tuple, earlier, channel)];

@@ -274,8 +274,7 @@ export class SanitizingCheckpointer<V extends string | number = number> extends 
 
   /**
    * `prune` on the wrapped saver (docs/retention.md).
-   * @throws PruneNotSupportedError naming the wrapped saver when it is none of IORedisSaver, FastPostgresSaver,
-   *   PostgresSaver and SqliteSaver
+   * @throws PruneNotSupportedError unless the wrapped saver is IORedisSaver, (Fast)PostgresSaver or SqliteSaver
    */
   prune(options: PruneOptions): Promise<PruneReport> {
     return prune(this.inner, { telemetry: this.resolved.telemetry, ...options });

@@ -11,9 +11,8 @@ export interface StrandedResults {
 }
 
 /**
- * The ToolMessages that finished tasks wrote to `channel` but that are not in
- * the channel yet (`stranded-tool-result`): with parallel tasks, a cancelled run keeps the
- * finished siblings' writes, and new input would discard them.
+ * The ToolMessages that finished tasks wrote to `channel` but that are not in the channel yet (`stranded-tool-result`):
+ * with parallel tasks, a cancelled run keeps the finished siblings' writes, and new input would discard them.
  */
 export function strandedResults(
   pendingWrites: readonly CheckpointPendingWrite[] | undefined,

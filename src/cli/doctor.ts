@@ -43,7 +43,6 @@ export interface DoctorReport {
   paused: number;
   /** Repairs by pattern id, over all broken threads. */
   patterns: Partial<Record<PatternId, number>>;
-  /** Threads by pattern id. */
   threadsByPattern: Partial<Record<PatternId, number>>;
   /** Sorted by namespace, then thread id. */
   threads: ThreadFinding[];
@@ -69,12 +68,10 @@ export interface DoctorOptions {
   shard?: Shard;
   /** At most this many (thread, namespace) pairs. */
   limit?: number;
+  // As the checkpointer's options of the same names.
   markers?: MarkerOption;
-  /** As the checkpointer's `provider` option. */
   provider?: ProviderChoice;
-  /** As the checkpointer's `model` option. */
   model?: string;
-  /** As the checkpointer's `store` option. */
   store?: boolean;
   /** Batches in flight finish, their fixes whole, and the report so far is returned. */
   signal?: AbortSignal;
@@ -235,9 +232,8 @@ export async function runDoctor(store: OpenStore, options: DoctorOptions): Promi
     for (let next = await queue.next(); !next.done; next = await queue.next()) {
       const batch = next.value;
       const position = sequence++;
-      // A reader per batch (validating its options takes about 20 µs): a reader keeps its last 512 read decisions for a
-      // graph's next reads, and kept for the whole scan they aged into the old generation, growing the heap with the
-      // store.
+      // A reader per batch (validating its options takes about 20 µs): one reader for the whole scan let its last 512
+      // read decisions (kept for a graph's next reads) age into the old generation, growing the heap with the store.
       const reader = new SanitizingCheckpointer(view.saver, readerOptions);
       await view.load(batch.refs);
       finished.set(position, { findings: await judge(store, reader, events, batch.refs, options), batch });

@@ -1,9 +1,6 @@
-/**
- * The saver a doctor worker reads through: the store's own, except that `getTuple` of a thread's latest checkpoint
- * answers from the batch the worker loaded last. The SanitizingCheckpointer over it judges the thread exactly as over
- * the store (same tuple); what else it reads (input checkpoints' parents, delta channel histories, breakpoints)
- * goes to the store.
- */
+// The saver a doctor worker reads through: the store's own, but `getTuple` of a thread's latest checkpoint answers from
+// the batch the worker loaded last, so the SanitizingCheckpointer over it judges the thread exactly as over the store
+// (same tuple); its other reads (input checkpoints' parents, delta channel histories, breakpoints) go to the store.
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseCheckpointSaver, CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import type { OpenStore, ThreadRef } from "./store.js";

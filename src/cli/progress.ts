@@ -1,7 +1,5 @@
-/**
- * A command's progress on stderr: on a terminal, one line redrawn in place; elsewhere (a CI log, a file), a line when
- * the scan starts and every few seconds, so a log shows a long run moving without filling up.
- */
+// A command's progress on stderr: on a terminal, one line redrawn in place; elsewhere (a CI log, a file), a line when
+// the scan starts and every few seconds, so a log shows a long run moving without filling up.
 
 /** How often a line is drawn, in milliseconds. */
 const EVERY = { terminal: 200, log: 5000 } as const;

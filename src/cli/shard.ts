@@ -1,8 +1,5 @@
-/**
- * `--shard K/N`: the threads one of N processes scans. A thread goes to the shard its id's hash gives (FNV-1a over
- * the id's UTF-8 bytes, the same in every process and every run), with all its namespaces, so N processes cover
- * the store once between them.
- */
+// `--shard K/N`: the threads one of N processes scans. A thread, with all its namespaces, goes to the shard its id's
+// hash gives (the same in every process and run), so N processes cover the store once between them.
 import { DoctorUsageError } from "./store.js";
 
 /** Shard `index` (from 1) of `count`. */

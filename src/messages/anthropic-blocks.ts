@@ -109,10 +109,7 @@ function runsPendingUses(messages: readonly unknown[], index: number): boolean {
   return toolCallsOf(reply).length > 0 || (index === messages.length - 1 && isPausedTurn(reply));
 }
 
-/**
- * `unpaired-server-tool-block`: a use without its result (unless the history ends open there), a result without its
- * use.
- */
+/** `unpaired-server-tool-block`: a use without its result (unless the history ends open there), or the reverse. */
 export function visitUnpairedServerBlocks(
   content: readonly unknown[],
   messages: readonly unknown[],

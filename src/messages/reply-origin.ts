@@ -1,7 +1,5 @@
-/**
- * Which provider made a stored reply, as its metadata records it: the table of the `model_provider` values each
- * LangChain client writes, and, for a reply that records none, the model names that tell.
- */
+// Which provider made a stored reply, as its metadata records it: the table of the `model_provider` values each
+// LangChain client writes, and, for a reply that records none, the model names that tell.
 
 type Loose = Record<string, unknown>;
 

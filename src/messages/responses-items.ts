@@ -11,7 +11,6 @@ export function replayedOutput(message: unknown): readonly unknown[] | undefined
   return Array.isArray(output) && output.length > 0 && isReplayed(output) ? output : undefined;
 }
 
-/** `lone-reasoning-item`. */
 export function isLoneReasoningItem(output: readonly unknown[], i: number): boolean {
   return (
     (output[i] as Item).type === "reasoning" && (i + 1 >= output.length || (output[i + 1] as Item).type === "reasoning")
@@ -53,10 +52,7 @@ export function isUnfinishedHostedItem(item: unknown): boolean {
 
 const holdsUnfinished = (list: unknown): boolean => Array.isArray(list) && list.some(isUnfinishedHostedItem);
 
-/**
- * In the replayed output, or the `additional_kwargs.tool_outputs` ChatOpenAI sends without one
- * (`unfinished-hosted-tool-item`).
- */
+/** In the replayed output, or the `additional_kwargs.tool_outputs` ChatOpenAI sends without one. */
 export function hasUnfinishedHostedItem(message: unknown): boolean {
   const m = message as Loose;
   return (
@@ -77,16 +73,12 @@ const neverCompleted = (m: Loose): boolean => {
   return madeBy(m, "responses-items") && metadata!.status === undefined;
 };
 
-/** `unkept-reasoning-item`. */
 export function isUnkeptOutputReasoning(message: unknown, item: unknown, store: boolean | undefined): boolean {
   const it = item as Item;
   return it.type === "reasoning" && !hasEncryptedContent(it) && notStored(message as Loose, store);
 }
 
-/**
- * `unkept-reasoning-item`: a reasoning item held only by id that `store: false` never kept, or of a response never
- * completed.
- */
+/** `unkept-reasoning-item`: a reasoning item held by id only, unkept (`store: false`) or of an uncompleted response. */
 export function hasUnkeptReasoning(message: unknown, store: boolean | undefined): boolean {
   const m = message as Loose;
   const output = replayedOutput(m);

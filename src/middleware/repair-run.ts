@@ -1,8 +1,6 @@
-/**
- * The middleware's repairs in the app's traces (LangSmith, or any LangChain tracer): a child run of the model call
- * it repaired, named for the sanitizer, beside the chat model's own run. langchain hands the chat model the node's
- * config, not the request, so the repair cannot go in that run's metadata; a child run of the same call can.
- */
+// The middleware's repairs in the app's traces (LangSmith, or any LangChain tracer): a child run of the model call it
+// repaired, named for the sanitizer, beside the chat model's own run. langchain hands the chat model the node's config,
+// not the request, so the repair cannot go in that run's metadata; a child run of the same call can.
 import { RunnableLambda, type RunnableConfig } from "@langchain/core/runnables";
 import type { Repair } from "../repair/report/catalog.js";
 

@@ -35,7 +35,6 @@ export type SanitizeMessagesMiddlewareOptions = SharedRepairOptions<ModelRequest
  *
  * @throws InvalidOptionError on bad options, when called
  *
- *
  * @example
  * ```ts
  * const agent = createAgent({ model, tools, middleware: [summarization, sanitizeMessagesMiddleware()] });

@@ -81,5 +81,4 @@ export class FastPostgresSaver extends PostgresSaver {
   }
 }
 
-// Each call in its own words when Postgres is away (outage-error.ts).
 explainErrorsOf(FastPostgresSaver, explainPostgresOutage);

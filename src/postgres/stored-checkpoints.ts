@@ -1,7 +1,4 @@
-/**
- * The rows of one read grouped back into checkpoints, each with its channel
- * blobs and its pending writes in the official saver's order.
- */
+// One read's rows grouped into checkpoints, with their channel blobs and pending writes in the official saver's order.
 import type { Checkpoint } from "@langchain/langgraph-checkpoint";
 import { BLOB_ROW, CHECKPOINT_ROW, type ReadRow } from "./read-sql.js";
 
@@ -16,7 +13,6 @@ export interface StoredCheckpoint {
   checkpointNs: string;
   checkpointId: string;
   parentCheckpointId: string | null;
-  /** The `checkpoint` column, parsed. */
   checkpoint: StoredCheckpointColumn;
   /** The `metadata` column, parsed. */
   metadata: Record<string, unknown>;

@@ -1,10 +1,6 @@
-/**
- * Results in PostgreSQL's text format, parsed by this query alone: every
- * column the read statement selects is text (read-sql.ts), kept as the string
- * node-postgres decodes from the wire. The parsers are passed per query, so
- * the app's global `pg.types` settings neither affect these reads nor are
- * changed by them.
- */
+// Results in PostgreSQL's text format, parsed by this query alone: every column the read statement selects is text
+// (read-sql.ts), kept as the string node-postgres decodes from the wire. The parsers are passed per query, so the app's
+// global `pg.types` settings neither affect these reads nor are changed by them.
 import type { CustomTypesConfig, QueryConfig } from "pg";
 
 const TEXT = 25;

@@ -1,7 +1,6 @@
 /**
- * A record stored in one Redis value: a small JSON header followed by raw
- * byte parts (serialized values are stored as they come from the serializer,
- * never re-encoded as text). Layout: u32 header length, header, then each part.
+ * A record stored in one Redis value: a small JSON header followed by raw byte parts (serialized values are stored as
+ * they come from the serializer, never re-encoded as text). Layout: u32 header length, header, then each part.
  */
 export interface Frame<H> {
   header: H;

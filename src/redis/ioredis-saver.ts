@@ -438,5 +438,4 @@ export class IORedisSaver extends BaseCheckpointSaver {
   }
 }
 
-// Each call in its own words when Redis is away (outage-error.ts).
 explainErrorsOf(IORedisSaver, explainOutage);

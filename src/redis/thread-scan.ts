@@ -1,9 +1,6 @@
-/**
- * How IORedisSaver finds every thread, for `list()` without a `thread_id` and the doctor: SCAN for each thread's
- * `namespaces` key on every master. No write touches a key shared by every thread, so each thread's writes depend
- * on its own slot alone (on a Cluster, one shard's failover never stalls another's threads), and nothing is kept
- * that a write could leave out of date.
- */
+// IORedisSaver finds every thread (for `list()` without a `thread_id`, and the doctor) by a SCAN for each thread's
+// `namespaces` key on every master. No write touches a key every thread shares, so a thread's writes need only its own
+// slot (on a Cluster, one shard's failover never stalls another's threads), and nothing is kept that could go stale.
 import type { Cluster, Redis } from "ioredis";
 import type { KeyLayout } from "./keys.js";
 

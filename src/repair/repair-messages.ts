@@ -15,10 +15,7 @@ export type { TailKind, TailMode };
 
 /** Options of {@link repairMessages}. */
 export interface RepairOptions extends RepairSettings {
-  /**
-   * What the tail of the history is; the old values `"repair"` and `"preserve"` still work (deprecated).
-   * @default "stopped"
-   */
+  /** What the history's tail is; the old `"repair"` and `"preserve"` still work (deprecated). @default "stopped" */
   tail?: TailMode;
   /**
    * Finished tool results held outside the list (a checkpoint's `pendingWrites`): they answer the last turn's calls

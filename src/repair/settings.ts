@@ -27,14 +27,11 @@ export interface RepairSettings {
    */
   store?: boolean;
   /**
-   * Texts of inserted messages: `"en"`, `"ko"`, or custom texts (missing keys fall back to `"en"`; an unknown key
-   * throws).
+   * Texts of inserted messages: `"en"`, `"ko"`, or custom texts (missing keys fall back to `"en"`, unknown keys throw).
    * @default "en"
    */
   markers?: MarkerOption;
-  /**
-   * The marker between two HumanMessages (`missing-reply`); Anthropic and Gemini reject `"system"` there. @default "ai"
-   */
+  /** The `missing-reply` marker between HumanMessages; Anthropic and Gemini reject `"system"` there. @default "ai" */
   bridgeRole?: BridgeRole;
   /**
    * Put before the ids of inserted messages (`sanitizer-…`), for a front end that hides messages by id: agent-chat-ui
@@ -52,7 +49,6 @@ export interface ResolvedRepairSettings {
   provider: ProviderChoice | undefined;
   rules: RuleSet;
   model: string | undefined;
-  /** Claude rejects every thinking block without a signature (`unsigned-thinking-block`). */
   toClaude: boolean;
   store: boolean | undefined;
   markers: Readonly<MarkerTexts>;

@@ -1,7 +1,5 @@
-/**
- * When a checkpoint was made, read off its id: LangGraph (JS and Python) names checkpoints with time-ordered UUIDs
- * (version 6; 1 and 7 are read too), so no checkpoint body is read to judge its age.
- */
+// When a checkpoint was made, read off its id: LangGraph (JS and Python) names checkpoints with time-ordered UUIDs
+// (version 6; 1 and 7 are read too), so no checkpoint body is read to judge its age.
 
 /** 100-nanosecond intervals between the Gregorian epoch (1582-10-15) and the Unix one, in milliseconds. */
 const GREGORIAN_OFFSET_MS = 12_219_292_800_000;

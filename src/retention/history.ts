@@ -1,7 +1,5 @@
-/**
- * A thread as retention reads it: every checkpoint's ids, parent and metadata, and the sizes of what it holds, never
- * the values themselves. Each store builds it in a few statements or pipelines per batch of threads.
- */
+// A thread as retention reads it: every checkpoint's ids, parent and metadata, and the sizes of what it holds, never
+// the values themselves. Each store builds it in a few statements or pipelines per batch of threads.
 
 /** One stored checkpoint. @internal */
 export interface CheckpointHead {

@@ -1,7 +1,5 @@
-/**
- * Which checkpoints of a thread retention keeps: those the policy promises (the newest N, those newer than the age,
- * the newest of each live namespace), and every checkpoint a read of a kept one needs. Why each rule: docs/retention.md.
- */
+// Which checkpoints of a thread retention keeps: those the policy promises (the newest N, those newer than the age, the
+// newest of each live namespace), and every checkpoint a read of a kept one needs (why: docs/retention.md).
 import { MAX_INPUT_ANCESTORS, MAX_RUN_STEPS } from "../checkpointer/read-reach.js";
 import { checkpointTime } from "./checkpoint-time.js";
 import type { CheckpointHead, Relink, StoredBlob, ThreadHistory, ThreadPlan } from "./history.js";
@@ -110,7 +108,7 @@ class KeptSet {
     if (latest.source === "loop" && latest.pendingTasks !== false) this.keep(this.thread.parent(latest));
   }
 
-  /** A delta read of an open tail redoes the repair its run started from: its input checkpoint and that one's parent. */
+  /** A delta read of an open tail redoes the repair its run started from: the input checkpoint and its parent. */
   keepRunStart(head: CheckpointHead): void {
     if (head.deltaChannels.length === 0) return;
     let at: CheckpointHead | undefined = head;

@@ -35,10 +35,7 @@ function outcome(plan: ThreadPlan): PrunedThread {
 
 const changes = (plan: ThreadPlan) => plan.remove.length + plan.blobs.length + plan.relink.length > 0;
 
-/**
- * One batch of threads: read, planned, and (unless a dry run) removed. Each batch is one call, the place a trace span
- * wraps. @internal
- */
+/** One batch of threads read, planned and (unless a dry run) removed, in one call a trace span wraps. @internal */
 export function pruneBatch(
   store: RetentionStore,
   threadIds: readonly string[],

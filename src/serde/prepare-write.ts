@@ -139,9 +139,8 @@ function prepare(value: unknown, stack: object[]): unknown {
 }
 
 /**
- * `value` with every message of a core message class that holds plain data in its `toJSON()` form, and whether the
- * stock replacer could change any of it (if not, it is plain JSON data); `undefined` if it holds a cycle, which is
- * the stock writer's own business.
+ * `value` with every core message holding plain data in its `toJSON()` form, and whether the stock replacer could
+ * change any of it (if not, it is plain JSON data); `undefined` on a cycle, the stock writer's own business.
  */
 export function prepareWrite(value: unknown): { value: unknown; needsReplacer: boolean } | undefined {
   needsReplacer = false;

@@ -1,8 +1,5 @@
-/**
- * `@opentelemetry/api`, loaded on first use: it is an optional peer, so the package imports it only when telemetry
- * is on, and never fails without it. The few parts used are typed here, so that no declaration the package ships
- * names the package.
- */
+// `@opentelemetry/api`, loaded on first use: an optional peer, imported only when telemetry is on, and nothing fails
+// without it. The few parts used are typed here, so no declaration the package ships names the package.
 
 /** Attribute values, as OpenTelemetry takes them. */
 export type TelemetryAttributes = Record<string, string | number | boolean | string[] | number[]>;

@@ -1,8 +1,6 @@
-/**
- * A span around each checkpointer operation (docs/observability.md#spans): a child of the active span, and active
- * itself while the operation runs, so the store client's own spans nest under it. A failing operation's span records
- * the error, then the error goes on unchanged. Without an SDK, a lookup per operation.
- */
+// A span around each checkpointer operation (docs/observability.md#spans): a child of the active span, and active
+// itself while the operation runs, so the store client's own spans nest under it. A failing operation's span records
+// the error, then the error goes on unchanged. Without an SDK, a lookup per operation.
 import { ATTRIBUTES, METER_NAME } from "./metrics.js";
 import {
   loadOpenTelemetry,

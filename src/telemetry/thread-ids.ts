@@ -5,7 +5,7 @@ const OFFSET = 0xcbf29ce484222325n;
 const PRIME = 0x100000001b3n;
 const MASK = 0xffffffffffffffffn;
 
-/** 64-bit FNV-1a of `id`'s UTF-8 bytes, as 16 hex digits: 32 bits (the doctor's shard hash) collide within 100,000 ids. */
+/** 64-bit FNV-1a of `id`'s UTF-8 bytes, as 16 hex digits: 32 bits (the doctor's shard hash) collide in 100,000 ids. */
 export function hashThreadId(id: string): string {
   let hash = OFFSET;
   for (const byte of encoder.encode(id)) hash = ((hash ^ BigInt(byte)) * PRIME) & MASK;

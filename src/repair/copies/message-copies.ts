@@ -131,9 +131,7 @@ export function resultWith(result: unknown, fields: { tool_call_id?: string; con
   return new ToolMessage(defined(copy) as ConstructorParameters<typeof ToolMessage>[0]);
 }
 
-/**
- * `empty-user-turn`, `system-message-mid-history`: id and name kept; a plain object stays one, with its role renamed.
- */
+/** `empty-user-turn`, `system-message-mid-history`: id and name kept; a plain object stays one, its role renamed. */
 export function asHumanMessage(message: unknown, content: unknown): unknown {
   const m = message as Loose;
   if (!isInstance(m)) {

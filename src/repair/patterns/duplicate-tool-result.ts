@@ -2,10 +2,9 @@ import { definePattern } from "../rules/define-pattern.js";
 import { isSyntheticMessage } from "../synthetic/inserted-messages.js";
 
 /**
- * Its rule: the slot of `turn` that a result answering the stored call id `id` fills is the first unanswered call
- * with that id, else one held by a placeholder (which it replaces), else -1: a duplicate, removed. Anthropic: "each
- * tool_use must have a single result". Calls of one turn may share an id. A number, not an object: this runs for
- * every ToolMessage of a rebuild.
+ * Its rule: the slot of `turn` that a result answering the stored call id `id` fills is the first unanswered call with
+ * that id, else one held by a placeholder (which it replaces), else -1: a duplicate, removed. Anthropic: "each tool_use
+ * must have a single result". Calls of one turn may share an id. A number, not an object: it runs per ToolMessage.
  */
 export const duplicateToolResult = definePattern({
   code: "F",

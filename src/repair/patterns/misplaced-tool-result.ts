@@ -1,10 +1,9 @@
 import { definePattern } from "../rules/define-pattern.js";
 
 /**
- * Its rule is the rebuild's order: each turn goes out as its AIMessage, then its results in call order; a result
- * that did not directly follow the previous message of its turn (in positions after removals) is moved. Anthropic: "Each
- * tool_use block must have a corresponding tool_result block in the next message"; Gemini wants the responses in
- * call order.
+ * Its rule is the rebuild's order: each turn goes out as its AIMessage, then its results in call order; a result that
+ * did not directly follow the previous message of its turn (in positions after removals) is moved. Anthropic: "Each
+ * tool_use block must have a corresponding tool_result block in the next message"; Gemini wants call order.
  */
 export const misplacedToolResult = definePattern({
   code: "E",

@@ -201,9 +201,7 @@ export function providerPatterns(provider: ProviderChoice | undefined, model: st
 const SERVES_ONLY_CLAUDE: ReadonlySet<ProviderChoice> = new Set(["anthropic"]);
 const CLAUDE = /^(anthropic\/)?claude/;
 
-/**
- * Anthropic rejects every thinking block without a signature, whoever made it (`unsigned-thinking-block`). @internal
- */
+/** Anthropic rejects any thinking block without a signature, whoever made it (`unsigned-thinking-block`). @internal */
 export function goesToClaude(provider: ProviderChoice | undefined, model: string | undefined): boolean {
   return (
     (provider !== undefined && SERVES_ONLY_CLAUDE.has(provider)) ||

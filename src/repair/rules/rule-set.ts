@@ -50,9 +50,7 @@ export interface RuleSet {
   boundaries: BoundaryTable;
   /** Where a broken run ended or the repair made the boundary. */
   leftoverBoundaries: BoundaryTable;
-  /** By role. */
   messages: ByRole<MessageUnit>;
-  /** By role. */
   removals: ByRole<RemovalUnit>;
   /** One function, so the clean check calls one known function at that place. */
   replyRemoved: RemovalRule["removes"] | undefined;

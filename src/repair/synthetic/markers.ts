@@ -4,10 +4,7 @@ import { InvalidOptionError } from "../../options/invalid-option-error.js";
 export interface MarkerTexts {
   /** `missing-reply`: the reply a HumanMessage never got. */
   missingReply: string;
-  /**
-   * `unanswered-tool-calls`, `partly-answered-tool-calls`, `unanswered-hidden-call`: a placeholder result for an
-   * unanswered call.
-   */
+  /** `unanswered-tool-calls`, `partly-answered-tool-calls`, `unanswered-hidden-call`: a placeholder tool result. */
   missingToolResult: string;
   /** `unclosed-tool-results`: closes tool results no AIMessage followed. */
   missingReplyAfterTools: string;

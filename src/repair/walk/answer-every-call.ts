@@ -14,8 +14,7 @@ function placeholderRule(rules: RuleSet, call: ToolCallRef, answered: number): P
 
 /**
  * The answer of every call of `turn`: its result from the input, else a finished one the recovered rule finds in
- * `recovered` (added to `used`), else a placeholder ToolMessage with `status: "error"`, reported under the placeholder
- * rule that fits the call.
+ * `recovered` (added to `used`), else a placeholder (`status: "error"`) reported under the placeholder rule that fits.
  */
 export function answerEveryCall(
   turn: Turn,

@@ -166,7 +166,6 @@ class Rebuild {
     this.lastReply = idOrPosition(turn.ai, turn.index);
   }
 
-  /** A placeholder, or a recovered result. */
   private insertedResult({ message: inserted, pattern, original }: InsertedResult): void {
     this.repairMade = true;
     // A placeholder; a recovered result (`stranded-tool-result`) keeps its own id.

@@ -26,7 +26,6 @@ import { addId, resetIds } from "./unique-ids.js";
 export interface RepairContext {
   rules: RuleSet;
   model: string | undefined;
-  /** `unsigned-thinking-block` on a thinking block without a signature. */
   toClaude: boolean;
   /** Unknown when undefined. */
   store: boolean | undefined;
