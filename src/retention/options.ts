@@ -21,7 +21,10 @@ export interface PruneOptions {
   olderThan?: number | string;
   /** Only this thread. @default every thread of the store */
   threadId?: string;
-  /** Only the threads after this id, in the store's order: where a stopped run continues (`stopped.after`). @default none */
+  /**
+   * Only the threads after this id, in the store's order: where a stopped run continues (`stopped.after`). @default
+   * none
+   */
   after?: string;
   /** Report what would go and remove nothing. @default false */
   dryRun?: boolean;

@@ -13,7 +13,10 @@ export const THREAD_ID_RECORDINGS: readonly ThreadIdRecording[] = ["as-stored", 
 export type TelemetryOption =
   | boolean
   | {
-      /** Where the metrics go. @default the global MeterProvider (`metrics.setGlobalMeterProvider`, or the SDK's `start()`) */
+      /**
+       * Where the metrics go. @default the global MeterProvider (`metrics.setGlobalMeterProvider`, or the SDK's
+       * `start()`)
+       */
       meterProvider?: MeterProviderLike;
       /**
        * Where the checkpointer's spans go, one per operation.

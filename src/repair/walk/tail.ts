@@ -9,7 +9,10 @@ import { hasRunnableCalls, rawCallId, rawToolCallIdOf, roleOf } from "../../mess
  */
 export type TailKind = "stopped" | "finished" | "resumable" | "request";
 
-/** @deprecated The same as {@link TailKind}, with its old values (`"repair"` for `"stopped"`, `"preserve"` for `"resumable"`). */
+/**
+ * @deprecated The same as {@link TailKind}, with its old values (`"repair"` for `"stopped"`, `"preserve"` for
+ * `"resumable"`).
+ */
 export type TailMode = TailKind | "repair" | "preserve";
 
 /** The kind an old value names. @internal */
