@@ -2,22 +2,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { defineConfig, type Plugin } from "vitest/config";
 import { OTHER_LINE_RESOLVER, SERVER_PACKAGES, SERVER_TESTS } from "./test/deployment/server-lines.js";
 
-/** Tests that need no Postgres or Redis server (`npm run test:unit`); `npm test` runs these and the rest. */
-const UNIT = [
-  "test/repair/**/*.test.ts",
-  "test/patterns/**/*.test.ts",
-  "test/graph/**/*.test.ts",
-  "test/package/**/*.test.ts",
-  "test/checkpointer/wrapper-contract.test.ts",
-  "test/checkpointer/thread-state.test.ts",
-  "test/serde/fast-jsonplus-serializer.test.ts",
-  "test/serde/fast-writer.test.ts",
-  "test/agents/model-request-middleware.test.ts",
-  "test/agents/model-provider.test.ts",
-  "test/wire/**/*.test.ts",
-  "test/telemetry/**/*.test.ts",
-  "test/retention/plan.test.ts",
-];
+/**
+ * Tests that need no Postgres or Redis server (`npm run test:unit`) live in `test/unit/`, with the same layout as the
+ * rest of `test/`; `npm test` runs these and the rest.
+ */
+const UNIT = ["test/unit/**/*.test.ts"];
 
 /**
  * The long phase (`npm run test:long`, which CI runs after `npm test`): the compatibility matrix's installs and runs
@@ -63,7 +52,7 @@ export default defineConfig({
       { extends: true, test: { name: "unit", include: UNIT, isolate: false } },
       {
         extends: true,
-        test: { name: "services", include: ["test/**/*.test.ts"], exclude: [...UNIT, ...LONG], isolate: false },
+        test: { name: "services", include: ["test/**/*.test.ts"], exclude: ["test/unit/**", ...LONG], isolate: false },
       },
       { extends: true, test: { name: "long", include: LONG } },
       // The server tests again, on the Agent Server line the repository does not install (server-lines.ts).
