@@ -32,6 +32,8 @@ export default defineConfig({
   test: {
     // @langchain/langgraph-checkpoint-validation registers its suites through vitest globals.
     globals: true,
+    // Fails a file that leaves process.env or a global changed after it ends (see the file).
+    setupFiles: ["test/support/leak-check.ts"],
     // Most files wait on servers, child processes and sockets, not on the CPU: three at a time keep both cores of
     // a 2-core machine busy, where vitest's default (one less than the cores) runs them one by one.
     maxWorkers: 3,
