@@ -16,6 +16,7 @@ import { randomUUID } from "node:crypto";
 import { register } from "tsx/esm/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYNTHETIC_ID_PREFIX } from "../../src/index.js";
+import { setEnv } from "../support/env.js";
 import { APPROVAL_QUESTION } from "../support/graphs/approval-agent.js";
 import { PROVIDER_PROFILES, type ProviderProfile } from "../support/oracle/provider-rejections.js";
 import { FIRST_QUESTION, LOOKUP_RESULT } from "../support/graphs/scenarios.js";
@@ -59,12 +60,13 @@ const updateMessages = (data: unknown) =>
 let client: Client;
 let apiUrl: string;
 let stop: () => Promise<void>;
+let restoreEnv = () => {};
 
 beforeAll(async () => {
   // Read when the server's logger is first imported. No such level: nothing is logged (raw runs fail on purpose).
-  // Put back when the file ends: the worker runs other files next, whose child processes inherit its environment.
-  const logLevel = process.env.LOG_LEVEL;
-  process.env.LOG_LEVEL = "off";
+  // Put back when the file ends, even when the server failed to start: the worker runs other files next, whose child
+  // processes inherit its environment.
+  restoreEnv = setEnv({ LOG_LEVEL: "off" });
   // The server imports the graph module with a plain import(); tsx lets it load TypeScript, as `langgraph dev` does.
   const unregister = register();
   const { startServer } = await import("@langchain/langgraph-api/server");
@@ -82,12 +84,13 @@ beforeAll(async () => {
     await server.cleanup();
     await unregister();
     rmSync(cwd, { recursive: true, force: true });
-    if (logLevel === undefined) delete process.env.LOG_LEVEL;
-    else process.env.LOG_LEVEL = logLevel;
   };
 });
 
-afterAll(() => stop?.());
+afterAll(async () => {
+  await stop?.();
+  restoreEnv();
+});
 
 type Mode = "raw" | "sanitized";
 const modes = [["raw"], ["sanitized"]] as const;

@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { register } from "tsx/esm/api";
+import { setEnv } from "../../support/env.js";
 import type { ProviderEmulator } from "../../support/provider-emulator/index.js";
 import { collect, errorsOf, human, type StreamPart } from "../../support/servers/sdk.js";
 import { settled } from "../../support/savers/settled.js";
@@ -132,9 +133,23 @@ export async function soakServer(
   metrics: Metrics,
   state: SoakState,
 ): Promise<void> {
-  // Read when the server's logger is first imported; no such level logs nothing (cancelled runs log errors).
-  process.env.LOG_LEVEL ??= "off";
-  process.env.CHAOS_EMULATOR_URL = emulator.url;
+  // LOG_LEVEL is read when the server's logger is first imported; no such level logs nothing (cancelled runs log
+  // errors). server-graphs.ts reads CHAOS_EMULATOR_URL each time it builds a run's graph. Both are put back when the phase ends, the
+  // server stopped: the soak test's worker runs other files next, whose child processes inherit its environment.
+  const restoreEnv = setEnv({ LOG_LEVEL: process.env.LOG_LEVEL ?? "off", CHAOS_EMULATOR_URL: emulator.url });
+  try {
+    await soakOnServer(options, emulator, metrics, state);
+  } finally {
+    restoreEnv();
+  }
+}
+
+async function soakOnServer(
+  options: SoakOptions,
+  emulator: ProviderEmulator,
+  metrics: Metrics,
+  state: SoakState,
+): Promise<void> {
   state.phase = PHASE;
   // The server imports the graph module with a plain import(): tsx lets it load TypeScript, as `langgraph dev` does.
   const unregister = register();
