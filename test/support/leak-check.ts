@@ -103,22 +103,26 @@ const otelRegistered = (): string[] =>
     (key) => key !== "version",
   );
 
+/**
+ * Node defines most web globals (`Request`, `Response`, `Blob`, `DOMException`, ...) as accessors, with a setter, that
+ * load their module on first read and replace themselves with the value. Read them now, as their first use would, so
+ * that a later replacement (as @hono/node-server replaces `Request` and `Response`) shows as a change of value, and a
+ * first read as none. Reading the other accessors with a setter (`process`, `Buffer`, `performance`) changes nothing.
+ */
+for (const key of Reflect.ownKeys(globalThis)) {
+  const { get, set } = Object.getOwnPropertyDescriptor(globalThis, key) ?? {};
+  if (get && set) void (globalThis as Record<string | symbol, unknown>)[key];
+}
+
 const envBefore = new Map(Object.entries(process.env));
 const otelBefore = new Set(otelRegistered());
 const globalsBefore = new Map(
   Reflect.ownKeys(globalThis).map((key) => [key, Object.getOwnPropertyDescriptor(globalThis, key)!] as const),
 );
 
-/**
- * Whether a global's property changed: a different value, or different accessors. A Node global that is an accessor
- * until first read (Node defines its lazily loaded classes that way, and the first read replaces the accessor with
- * the value) is not a change.
- */
-const changed = (before: PropertyDescriptor, after: PropertyDescriptor): boolean => {
-  if ("value" in before && "value" in after) return !Object.is(before.value, after.value);
-  if ("value" in before || "value" in after) return "value" in before;
-  return before.get !== after.get || before.set !== after.set;
-};
+/** Whether a global's property changed: another value, or other accessors. */
+const changed = (before: PropertyDescriptor, after: PropertyDescriptor): boolean =>
+  !Object.is(before.value, after.value) || before.get !== after.get || before.set !== after.set;
 
 afterAll(() => {
   const problems: string[] = [];
