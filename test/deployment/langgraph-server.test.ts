@@ -16,7 +16,7 @@ import { randomUUID } from "node:crypto";
 import { register } from "tsx/esm/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYNTHETIC_ID_PREFIX } from "../../src/index.js";
-import { setEnv } from "../support/env.js";
+import { AGENT_SERVER_GLOBALS, saveGlobals, setEnv } from "../support/restore.js";
 import { APPROVAL_QUESTION } from "../support/graphs/approval-agent.js";
 import { PROVIDER_PROFILES, type ProviderProfile } from "../support/oracle/provider-rejections.js";
 import { FIRST_QUESTION, LOOKUP_RESULT } from "../support/graphs/scenarios.js";
@@ -30,7 +30,15 @@ import {
 } from "../../examples/chat-ui/page/front-ends.js";
 import { cancelledRunStatus, serverPackageVersion, streamsSubgraphsResumably } from "./server-lines.js";
 import { CLIENTS, frontEnd, type ClientName } from "../support/front-ends/clients.js";
-import { JOURNEYS, STOPS, journeyOf, sharedJourney, type Journey, type Stop } from "../support/front-ends/journeys.js";
+import {
+  JOURNEYS,
+  SHARED_JOURNEYS,
+  STOPS,
+  journeyOf,
+  sharedJourney,
+  type Journey,
+  type Stop,
+} from "../support/front-ends/journeys.js";
 import { controllerThread, runsEnded, runsThread, streamController } from "../support/front-ends/server-thread.js";
 import {
   approvalRoundTrip,
@@ -60,13 +68,18 @@ const updateMessages = (data: unknown) =>
 let client: Client;
 let apiUrl: string;
 let stop: () => Promise<void>;
-let restoreEnv = () => {};
+let restore = () => {};
 
 beforeAll(async () => {
   // Read when the server's logger is first imported. No such level: nothing is logged (raw runs fail on purpose).
-  // Put back when the file ends, even when the server failed to start: the worker runs other files next, whose child
-  // processes inherit its environment.
-  restoreEnv = setEnv({ LOG_LEVEL: "off" });
+  // Put back when the file ends, even when the server failed to start, with the globals the server and the journeys
+  // set: the worker runs other files next, whose child processes inherit its environment.
+  const restoreGlobals = saveGlobals([...AGENT_SERVER_GLOBALS, SHARED_JOURNEYS]);
+  const restoreEnv = setEnv({ LOG_LEVEL: "off" });
+  restore = () => {
+    restoreEnv();
+    restoreGlobals();
+  };
   // The server imports the graph module with a plain import(); tsx lets it load TypeScript, as `langgraph dev` does.
   const unregister = register();
   const { startServer } = await import("@langchain/langgraph-api/server");
@@ -89,7 +102,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stop?.();
-  restoreEnv();
+  restore();
 });
 
 type Mode = "raw" | "sanitized";

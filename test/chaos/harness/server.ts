@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { register } from "tsx/esm/api";
-import { setEnv } from "../../support/env.js";
+import { AGENT_SERVER_GLOBALS, saveGlobals, setEnv } from "../../support/restore.js";
 import type { ProviderEmulator } from "../../support/provider-emulator/index.js";
 import { collect, errorsOf, human, type StreamPart } from "../../support/servers/sdk.js";
 import { settled } from "../../support/savers/settled.js";
@@ -134,13 +134,16 @@ export async function soakServer(
   state: SoakState,
 ): Promise<void> {
   // LOG_LEVEL is read when the server's logger is first imported; no such level logs nothing (cancelled runs log
-  // errors). server-graphs.ts reads CHAOS_EMULATOR_URL each time it builds a run's graph. Both are put back when the phase ends, the
-  // server stopped: the soak test's worker runs other files next, whose child processes inherit its environment.
+  // errors). server-graphs.ts reads CHAOS_EMULATOR_URL each time it builds a run's graph. Both are put back when the
+  // phase ends, the server stopped, with the globals the server sets: the soak test's worker runs other files next,
+  // whose child processes inherit its environment.
+  const restoreGlobals = saveGlobals(AGENT_SERVER_GLOBALS);
   const restoreEnv = setEnv({ LOG_LEVEL: process.env.LOG_LEVEL ?? "off", CHAOS_EMULATOR_URL: emulator.url });
   try {
     await soakOnServer(options, emulator, metrics, state);
   } finally {
     restoreEnv();
+    restoreGlobals();
   }
 }
 
