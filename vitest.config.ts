@@ -50,7 +50,8 @@ export default defineConfig({
     projects: [
       // A worker keeps the modules it loaded for its next file: loading LangChain and LangGraph afresh for each file
       // cost about half the suite's CPU time. Files start their own servers, stores and graphs, so none shares state;
-      // a file that sets process.env puts it back, since the next file's child processes inherit it.
+      // a file that sets process.env or a global puts it back, since the next file (and its child processes) would see
+      // it: the leak check (setupFiles) fails one that does not.
       { extends: true, test: { name: "unit", include: UNIT, isolate: false } },
       {
         extends: true,
