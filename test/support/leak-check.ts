@@ -68,6 +68,11 @@ const LAZY_GLOBALS: ReadonlyMap<string, string> = new Map<string, string>([
     "Node's fetch (undici) creates its connection pool the first time fetch is called",
   ],
   [
+    `Symbol.for("deepagents.harness-profiles.v1")`,
+    "deepagents' registry of model profiles, shared by its copies, made and filled with its built-in profiles the " +
+      "first time createDeepAgent looks one up for a real chat model",
+  ],
+  [
     "awslambda",
     "@aws/lambda-invoke-store (under the AWS SDK of ChatBedrockConverse) creates it on load to share its store",
   ],
@@ -80,8 +85,8 @@ const LAZY_GLOBALS: ReadonlyMap<string, string> = new Map<string, string>([
     (name) =>
       [
         name,
-        "tslib's CommonJS build (which the AWS SDK under ChatBedrockConverse loads) puts each of its helpers on the global " +
-          "object as well as on its exports, on load",
+        "tslib's CommonJS build (which the AWS SDK under ChatBedrockConverse loads) puts each of its helpers on " +
+          "the global object as well as on its exports, on load",
       ] as const,
   ),
 ]);
