@@ -2,22 +2,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { defineConfig, type Plugin } from "vitest/config";
 import { OTHER_LINE_RESOLVER, SERVER_PACKAGES, SERVER_TESTS } from "./test/deployment/server-lines.js";
 
-/** Tests that need no Postgres or Redis server (`npm run test:unit`); `npm test` runs these and the rest. */
-const UNIT = [
-  "test/repair/**/*.test.ts",
-  "test/patterns/**/*.test.ts",
-  "test/graph/**/*.test.ts",
-  "test/package/**/*.test.ts",
-  "test/checkpointer/wrapper-contract.test.ts",
-  "test/checkpointer/thread-state.test.ts",
-  "test/serde/fast-jsonplus-serializer.test.ts",
-  "test/serde/fast-writer.test.ts",
-  "test/agents/model-request-middleware.test.ts",
-  "test/agents/model-provider.test.ts",
-  "test/wire/**/*.test.ts",
-  "test/telemetry/**/*.test.ts",
-  "test/retention/plan.test.ts",
-];
+/**
+ * Tests that need no Postgres or Redis server (`npm run test:unit`) live in `test/unit/`, with the same layout as the
+ * rest of `test/`; `npm test` runs these and the rest.
+ */
+const UNIT = ["test/unit/**/*.test.ts"];
 
 /**
  * The long phase (`npm run test:long`, which CI runs after `npm test`): the compatibility matrix's installs and runs
@@ -43,6 +32,8 @@ export default defineConfig({
   test: {
     // @langchain/langgraph-checkpoint-validation registers its suites through vitest globals.
     globals: true,
+    // Fails a file that leaves process.env or a global changed after it ends (see the file).
+    setupFiles: ["test/support/leak-check.ts"],
     // Most files wait on servers, child processes and sockets, not on the CPU: three at a time keep both cores of
     // a 2-core machine busy, where vitest's default (one less than the cores) runs them one by one.
     maxWorkers: 3,
@@ -59,11 +50,12 @@ export default defineConfig({
     projects: [
       // A worker keeps the modules it loaded for its next file: loading LangChain and LangGraph afresh for each file
       // cost about half the suite's CPU time. Files start their own servers, stores and graphs, so none shares state;
-      // a file that sets process.env puts it back, since the next file's child processes inherit it.
+      // a file that sets process.env or a global puts it back, since the next file (and its child processes) would see
+      // it: the leak check (setupFiles) fails one that does not.
       { extends: true, test: { name: "unit", include: UNIT, isolate: false } },
       {
         extends: true,
-        test: { name: "services", include: ["test/**/*.test.ts"], exclude: [...UNIT, ...LONG], isolate: false },
+        test: { name: "services", include: ["test/**/*.test.ts"], exclude: ["test/unit/**", ...LONG], isolate: false },
       },
       { extends: true, test: { name: "long", include: LONG } },
       // The server tests again, on the Agent Server line the repository does not install (server-lines.ts).

@@ -1,7 +1,7 @@
 /**
  * The tables the docs take from the code: the README's short pattern and provider tables, every pattern in full in
  * docs/repairs.md, and every provider's rules with their sources in docs/providers.md. `npm run docs:tables`
- * rewrites each between its markers; test/repair/docs-tables.test.ts fails when a copy is stale.
+ * rewrites each between its markers; test/unit/repair/docs-tables.test.ts fails when a copy is stale.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

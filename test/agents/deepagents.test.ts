@@ -101,9 +101,9 @@ for (const factory of saverFactories) {
         expectOneAnswerPerCall(messages);
       });
 
-      it('with configurable.sanitizer "repair": the checkpointer answers and closes, PatchToolCalls has nothing to do', async () => {
+      it('with configurable.tailPolicy "repair": the checkpointer answers and closes, PatchToolCalls has nothing to do', async () => {
         const { model, send } = await pausedThread(new SanitizingCheckpointer(await open()));
-        const { messages } = await send({ sanitizer: "repair" });
+        const { messages } = await send({ tailPolicy: "repair" });
         expect(model.rejections).toEqual([]);
         expect(messages.some((m) => PATCHED.test(String(m.content)))).toBe(false);
         expect(messages.filter(isSyntheticMessage).map((m) => m.type)).toEqual(["tool", "tool", "ai"]);

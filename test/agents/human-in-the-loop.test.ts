@@ -1,5 +1,5 @@
 // createAgent's humanInTheLoopMiddleware pauses after the model, before tools run. Through the sanitizer a
-// resume behaves exactly as on the raw saver; a new message instead of a resume needs configurable.sanitizer
+// resume behaves exactly as on the raw saver; a new message instead of a resume needs configurable.tailPolicy
 // "repair"; a rejection that leaves an auto-approved sibling unanswered needs the model-call middleware.
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
@@ -114,7 +114,7 @@ for (const factory of saverFactories) {
       const repaired = await pausedAgent(new SanitizingCheckpointer(await open()));
       const { messages } = await repaired.agent.invoke(
         { messages: [next] },
-        threadConfig("hitl", { sanitizer: "repair" }),
+        threadConfig("hitl", { tailPolicy: "repair" }),
       );
       expect(repaired.model.rejections).toEqual([]);
       expect(messages.map((m) => [m.type, isSyntheticMessage(m)])).toEqual([

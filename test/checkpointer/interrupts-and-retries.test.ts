@@ -64,7 +64,7 @@ for (const factory of saverFactories) {
       const config = { configurable: { thread_id: "hitl-new-message" } };
       await graph.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config);
 
-      const next = { configurable: { ...config.configurable, sanitizer: "repair" } };
+      const next = { configurable: { ...config.configurable, tailPolicy: "repair" } };
       const state = await graph.invoke({ messages: [new HumanMessage("Never mind, what's new?")] }, next);
       expect(state.messages.at(-1)).toMatchObject({ type: "ai", content: "Happy to help with that." });
       expect(rejectingProviders(state.messages)).toEqual({});
@@ -76,7 +76,7 @@ for (const factory of saverFactories) {
       const tools = { search: () => "Paris: 15°C", lookup: () => "Seoul: 12°C" };
       const graph = reactGraph({ model: agentModel("anthropic"), tools, field }).compile(checkpointer);
 
-      const state = await graph.invoke(null, { configurable: { thread_id: "retry", sanitizer: "preserve" } });
+      const state = await graph.invoke(null, { configurable: { thread_id: "retry", tailPolicy: "preserve" } });
       expect(transcript(state.messages)).toEqual([
         ["human", FIRST_QUESTION, null],
         ["ai", "Let me check both cities. ", null],
@@ -93,7 +93,7 @@ for (const factory of saverFactories) {
       const app = graph.compile(checkpointer, { interruptBefore: ["tools"] });
       const config = { configurable: { thread_id: "breakpoint" } };
       await app.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, config);
-      const state = await app.invoke(null, { configurable: { ...config.configurable, sanitizer: "preserve" } });
+      const state = await app.invoke(null, { configurable: { ...config.configurable, tailPolicy: "preserve" } });
       expect(state.messages.filter((m: BaseMessage) => m.type === "tool")).toHaveLength(2);
       expect(rejectingProviders(state.messages)).toEqual({});
     });

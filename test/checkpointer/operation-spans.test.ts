@@ -2,7 +2,7 @@
  * The checkpointer's spans on every backend (docs/observability.md#spans): a real turn and its history through
  * `sanitizeGraph`, recorded by the OpenTelemetry SDK's in-memory exporter; and a store outage on servers of the test's
  * own, where the failing call's span carries the error the app gets. The options and the span of each operation in
- * detail: test/telemetry/spans.test.ts.
+ * detail: test/unit/telemetry/spans.test.ts.
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { emptyCheckpoint, uuid6, type BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";

@@ -9,7 +9,7 @@
  */
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { Client } from "@langchain/langgraph-sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { startAgentServer, type AgentServer } from "../../examples/agent-server/server.js";
 import { sanitizeGraph, SanitizingCheckpointer, SYNTHETIC_ID_PREFIX } from "../../src/index.js";
 import { APPROVAL_QUESTION, approvalAgent } from "../support/graphs/approval-agent.js";
@@ -17,6 +17,7 @@ import { approvalRoundTrip, collect, historyShapes, human, messagesOf } from "..
 import { saverFactories, saverPerTest, type SaverFactory } from "../support/savers/savers.js";
 import { reactGraph } from "../support/graphs/react-graph.js";
 import { FRONT_ENDS, nextInput, type ViewMessage } from "../../examples/chat-ui/page/front-ends.js";
+import { HONO_GLOBALS, saveGlobals } from "../support/restore.js";
 import { serverPackageVersion } from "./server-lines.js";
 import {
   FIRST_QUESTION,
@@ -25,6 +26,10 @@ import {
   stoppingAgent,
   type StopPoint,
 } from "../support/graphs/scenarios.js";
+
+// The example serves through @hono/node-server, which replaces the global Request and Response: put back when the
+// file ends, for the files the worker runs next.
+afterAll(saveGlobals(HONO_GLOBALS));
 
 /** The server's checkpointer raw, wrapped in SanitizingCheckpointer, or raw with the graph wrapped by sanitizeGraph. */
 type Mode = "raw" | "sanitized" | "sanitizeGraph";
@@ -192,13 +197,13 @@ for (const factory of saverFactories) {
     // The embed server of API 2.0.0 replaces a run's `config.configurable` with its own keys, so no per-call
     // override reaches the checkpointer there (sanitizeGraph needs none: see the retry test below).
     it.runIf(serverPackageVersion("api").startsWith("1."))(
-      'a run with configurable.sanitizer "preserve" retries the cancelled step (input null) and completes',
+      'a run with configurable.tailPolicy "preserve" retries the cancelled step (input null) and completes',
       async () => {
         const { client, thread_id } = await cancelledThread("sanitized", "during-tools");
         const parts = await collect(
           client.runs.stream(thread_id, "agent", {
             input: null,
-            config: { configurable: { sanitizer: "preserve" } },
+            config: { configurable: { tailPolicy: "preserve" } },
             streamMode: ["values"],
           }),
         );

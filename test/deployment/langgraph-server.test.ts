@@ -16,6 +16,7 @@ import { randomUUID } from "node:crypto";
 import { register } from "tsx/esm/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYNTHETIC_ID_PREFIX } from "../../src/index.js";
+import { AGENT_SERVER_GLOBALS, saveGlobals, setEnv } from "../support/restore.js";
 import { APPROVAL_QUESTION } from "../support/graphs/approval-agent.js";
 import { PROVIDER_PROFILES, type ProviderProfile } from "../support/oracle/provider-rejections.js";
 import { FIRST_QUESTION, LOOKUP_RESULT } from "../support/graphs/scenarios.js";
@@ -29,7 +30,15 @@ import {
 } from "../../examples/chat-ui/page/front-ends.js";
 import { cancelledRunStatus, serverPackageVersion, streamsSubgraphsResumably } from "./server-lines.js";
 import { CLIENTS, frontEnd, type ClientName } from "../support/front-ends/clients.js";
-import { JOURNEYS, STOPS, journeyOf, sharedJourney, type Journey, type Stop } from "../support/front-ends/journeys.js";
+import {
+  JOURNEYS,
+  SHARED_JOURNEYS,
+  STOPS,
+  journeyOf,
+  sharedJourney,
+  type Journey,
+  type Stop,
+} from "../support/front-ends/journeys.js";
 import { controllerThread, runsEnded, runsThread, streamController } from "../support/front-ends/server-thread.js";
 import {
   approvalRoundTrip,
@@ -59,12 +68,18 @@ const updateMessages = (data: unknown) =>
 let client: Client;
 let apiUrl: string;
 let stop: () => Promise<void>;
+let restore = () => {};
 
 beforeAll(async () => {
   // Read when the server's logger is first imported. No such level: nothing is logged (raw runs fail on purpose).
-  // Put back when the file ends: the worker runs other files next, whose child processes inherit its environment.
-  const logLevel = process.env.LOG_LEVEL;
-  process.env.LOG_LEVEL = "off";
+  // Put back when the file ends, even when the server failed to start, with the globals the server and the journeys
+  // set: the worker runs other files next, whose child processes inherit its environment.
+  const restoreGlobals = saveGlobals([...AGENT_SERVER_GLOBALS, SHARED_JOURNEYS]);
+  const restoreEnv = setEnv({ LOG_LEVEL: "off" });
+  restore = () => {
+    restoreEnv();
+    restoreGlobals();
+  };
   // The server imports the graph module with a plain import(); tsx lets it load TypeScript, as `langgraph dev` does.
   const unregister = register();
   const { startServer } = await import("@langchain/langgraph-api/server");
@@ -82,12 +97,13 @@ beforeAll(async () => {
     await server.cleanup();
     await unregister();
     rmSync(cwd, { recursive: true, force: true });
-    if (logLevel === undefined) delete process.env.LOG_LEVEL;
-    else process.env.LOG_LEVEL = logLevel;
   };
 });
 
-afterAll(() => stop?.());
+afterAll(async () => {
+  await stop?.();
+  restore();
+});
 
 type Mode = "raw" | "sanitized";
 const modes = [["raw"], ["sanitized"]] as const;
@@ -302,7 +318,7 @@ describe(`sanitizeGraph on the Agent Server ${serverPackageVersion("api")} (star
 
   it.each([
     ["with no override", {}],
-    ['with configurable.sanitizer "preserve"', { sanitizer: "preserve" }],
+    ['with configurable.tailPolicy "preserve"', { tailPolicy: "preserve" }],
   ])("input null %s retries the cancelled tools with their real results, as raw does", async (_, override) => {
     const retry = async (assistant: Mode) => {
       const thread_id = await cancelledThread(client, assistant);

@@ -129,7 +129,7 @@ for (const factory of saverFactories) {
       const result = (await cancelThenContinue(build, sanitizer, first, second)) as { parent_messages: BaseMessage[] };
       expect(result.parent_messages.at(-1)).toMatchObject({ content: "Happy to help with that." });
       const child = events.find((e) => e.channel === "child_messages");
-      expect(child).toMatchObject({ checkpointNs: "child_adapter", tail: "repair" });
+      expect(child).toMatchObject({ checkpointNs: "child_adapter", tail: "stopped" });
       expect(child!.repairs.map((r) => r.code)).toEqual(["B", "B", "C"]);
     });
 

@@ -85,7 +85,7 @@ for (const factory of saverFactories) {
         const error = await graph
           .invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, { ...config, durability: "sync" })
           .catch((e: Error) => e.message);
-        const retried = await graph.invoke(null, { configurable: { ...config.configurable, sanitizer: "preserve" } });
+        const retried = await graph.invoke(null, { configurable: { ...config.configurable, tailPolicy: "preserve" } });
         return { error, retried };
       });
       expect(comparable(sanitized)).toEqual(comparable(raw));

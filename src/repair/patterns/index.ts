@@ -1,5 +1,5 @@
 // Every pattern's unit: the one place each pattern is described and its rule is kept. A unit's file, its export, its
-// test (`test/patterns/<kind>.test.ts`) and its anchor in docs/repairs.md are all named by its `kind`; its `code` is
+// test (`test/unit/patterns/<kind>.test.ts`) and its anchor in docs/repairs.md are all named by its `kind`; its `code` is
 // the short id users see in reports. The README's table and docs/repairs.md are checked against it by a test.
 import { callOutsideToolCalls } from "./call-outside-tool-calls.js";
 import { consecutiveReplies } from "./consecutive-replies.js";

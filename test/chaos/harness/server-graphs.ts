@@ -13,7 +13,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { sanitizeGraph } from "../../../src/index.js";
 import { CLIENTS, chatModel, type Client } from "../../support/provider-emulator/index.js";
 import { langchainTools } from "../../support/graphs/agents.js";
-import { toolNodeAgent } from "../../wire/agents.js";
+import { toolNodeAgent } from "../../unit/wire/agents.js";
 import { CHAOS_TOOLS } from "./tools.js";
 
 /** What the module shares with the soak: the server's saver, and the runs that went on after a cancel. */
@@ -23,9 +23,13 @@ export interface ServerSide {
   ignoring: Map<string, Promise<void>[]>;
 }
 
-export const SERVER_SIDE: ServerSide = ((globalThis as Record<symbol, unknown>)[
-  Symbol.for("langgraph-checkpoint-sanitizer.chaos.server")
-] ??= { ignoring: new Map() }) as ServerSide;
+/**
+ * On globalThis, since the Agent Server imports this module apart from the soak; looked up on each use, so that the
+ * soak can remove it when its server phase ends (soakServer) and the next one starts afresh.
+ */
+export const SERVER_SIDE_KEY = Symbol.for("langgraph-checkpoint-sanitizer.chaos.server");
+export const serverSide = (): ServerSide =>
+  ((globalThis as Record<symbol, unknown>)[SERVER_SIDE_KEY] ??= { ignoring: new Map() }) as ServerSide;
 
 type Compiled = ReturnType<ReturnType<typeof toolNodeAgent>["compile"]>;
 type Variant = "sync" | "async" | "ignores-cancel";
@@ -41,7 +45,7 @@ function keepAssignedSaver(graph: Compiled): Compiled {
   Object.defineProperty(graph, "checkpointer", {
     ...field,
     set(saver: unknown) {
-      if (typeof saver === "object" && saver !== null) SERVER_SIDE.saver ??= saver as BaseCheckpointSaver;
+      if (typeof saver === "object" && saver !== null) serverSide().saver ??= saver as BaseCheckpointSaver;
       field.set!.call(graph, saver);
     },
   });
@@ -78,8 +82,8 @@ function ignoringCancel(graph: Compiled): Compiled {
     return (async function* () {
       while (true) {
         if (signal?.aborted) {
-          const going = SERVER_SIDE.ignoring.get(thread) ?? [];
-          SERVER_SIDE.ignoring.set(thread, [...going, pumped]);
+          const { ignoring } = serverSide();
+          ignoring.set(thread, [...(ignoring.get(thread) ?? []), pumped]);
           throw signal.reason ?? new Error("Aborted");
         }
         if (queue.length > 0) {

@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { register } from "tsx/esm/api";
+import { AGENT_SERVER_GLOBALS, saveGlobals, setEnv } from "../../support/restore.js";
 import type { ProviderEmulator } from "../../support/provider-emulator/index.js";
 import { collect, errorsOf, human, type StreamPart } from "../../support/servers/sdk.js";
 import { settled } from "../../support/savers/settled.js";
@@ -27,7 +28,7 @@ import type { Metrics } from "./metrics.js";
 import { userText } from "./model.js";
 import type { SoakOptions } from "./options.js";
 import { Random } from "./random.js";
-import { SERVER_SIDE } from "./server-graphs.js";
+import { SERVER_SIDE_KEY, serverSide } from "./server-graphs.js";
 import { soakThreads, type SoakState } from "./soak.js";
 import { Estimates, callsFor } from "./thread.js";
 import { useTools } from "./tools.js";
@@ -132,9 +133,26 @@ export async function soakServer(
   metrics: Metrics,
   state: SoakState,
 ): Promise<void> {
-  // Read when the server's logger is first imported; no such level logs nothing (cancelled runs log errors).
-  process.env.LOG_LEVEL ??= "off";
-  process.env.CHAOS_EMULATOR_URL = emulator.url;
+  // LOG_LEVEL is read when the server's logger is first imported; no such level logs nothing (cancelled runs log
+  // errors). server-graphs.ts reads CHAOS_EMULATOR_URL each time it builds a run's graph. Both are put back when the
+  // phase ends, the server stopped, with the globals the server and server-graphs.ts set: the soak test's worker runs
+  // other files next, whose child processes inherit its environment.
+  const restoreGlobals = saveGlobals([...AGENT_SERVER_GLOBALS, SERVER_SIDE_KEY]);
+  const restoreEnv = setEnv({ LOG_LEVEL: process.env.LOG_LEVEL ?? "off", CHAOS_EMULATOR_URL: emulator.url });
+  try {
+    await soakOnServer(options, emulator, metrics, state);
+  } finally {
+    restoreEnv();
+    restoreGlobals();
+  }
+}
+
+async function soakOnServer(
+  options: SoakOptions,
+  emulator: ProviderEmulator,
+  metrics: Metrics,
+  state: SoakState,
+): Promise<void> {
   state.phase = PHASE;
   // The server imports the graph module with a plain import(): tsx lets it load TypeScript, as `langgraph dev` does.
   const unregister = register();
@@ -227,7 +245,7 @@ export async function soakServer(
  * thread holds, sends the next message, and checks it was answered with each of them as stored.
  */
 async function checkNextTurn(t: ServerThread, id: string, metrics: Metrics, flow: Flow, next: unknown) {
-  const saver = SERVER_SIDE.saver;
+  const saver = serverSide().saver;
   const config = { configurable: { thread_id: t.thread } };
   if (saver && t.assistant === "asyncDurability") await settled(saver, t.thread);
   const real = saver ? realResults(await saver.getTuple(config)) : new Map();
@@ -250,8 +268,9 @@ async function checkNextTurn(t: ServerThread, id: string, metrics: Metrics, flow
 
 /** What a run that kept writing after its cancel did to the next message, once it has ended too. */
 async function recordRace(t: ServerThread, id: string, metrics: Metrics, result: Episode, nextText: string) {
-  const going = SERVER_SIDE.ignoring.get(t.thread) ?? [];
-  SERVER_SIDE.ignoring.delete(t.thread);
+  const { ignoring } = serverSide();
+  const going = ignoring.get(t.thread) ?? [];
+  ignoring.delete(t.thread);
   metrics.observed.add(
     `a cancelled run that keeps writing: ${going.length > 0 ? "still writing" : "had ended"} when the next run started`,
   );
@@ -261,7 +280,7 @@ async function recordRace(t: ServerThread, id: string, metrics: Metrics, result:
     `a cancelled run that keeps writing: the next message ${errors.length > 0 ? "failed" : "was answered"}`,
   );
   if (errors.length > 0) metrics.example("race: next message failed", id, JSON.stringify(errors[0]!.data));
-  const saver = SERVER_SIDE.saver;
+  const saver = serverSide().saver;
   if (!saver) return;
   const final = storedMessages(await saver.getTuple({ configurable: { thread_id: t.thread } })) as BaseMessage[];
   const asked = final.findIndex((m) => m.type === "human" && m.text === nextText);

@@ -42,17 +42,18 @@ const hang = (thread: string) =>
   });
 
 // On globalThis: the Agent Server imports the graph module (and this one) on its own, and its tools must find the
-// threads the soak registered.
+// threads the soak registered. Looked up on each use, and removed once no thread uses it, so that no global outlives
+// the soak.
 const REGISTRY = Symbol.for("langgraph-checkpoint-sanitizer.chaos.tools");
-const threads: Map<string, ThreadTools> = ((globalThis as Record<symbol, unknown>)[REGISTRY] ??= new Map()) as Map<
-  string,
-  ThreadTools
->;
+const holder = globalThis as { [REGISTRY]?: Map<string, ThreadTools> };
 
 /** Makes `tools` the tools of `thread` until the returned function is called. */
 export function useTools(thread: string, tools: ThreadTools): () => void {
-  threads.set(thread, tools);
-  return () => threads.delete(thread);
+  (holder[REGISTRY] ??= new Map()).set(thread, tools);
+  return () => {
+    holder[REGISTRY]?.delete(thread);
+    if (holder[REGISTRY]?.size === 0) delete holder[REGISTRY];
+  };
 }
 
 /** The real result of a call: what a tool returns and what the checks look for. */
@@ -62,7 +63,7 @@ const working =
   (name: ToolName): ToolFn =>
   async (args, config: RunnableConfig) => {
     const id = String(config.configurable?.thread_id);
-    const thread = threads.get(id);
+    const thread = holder[REGISTRY]?.get(id);
     if (thread === undefined) return realResult(name, args.city);
     thread.toolStarted();
     try {

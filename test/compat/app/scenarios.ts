@@ -349,7 +349,7 @@ const SCENARIOS: Record<ScenarioName, (open: Open) => Promise<string>> = {
     accepted({ messages: state.messages }, "createAgent");
 
     // The middleware repairs a request another middleware broke (a trim that drops tool results), reports the
-    // run's thread, and `configurable.sanitizer: "off"` turns it off for a call: each needs the run's configurable.
+    // run's thread, and `configurable.tailPolicy: "off"` turns it off for a call: each needs the run's configurable.
     const trim = createMiddleware({
       name: "TrimToolResults",
       wrapModelCall: (request, handler) =>
@@ -371,10 +371,10 @@ const SCENARIOS: Record<ScenarioName, (open: Open) => Promise<string>> = {
     const off = await outcome(() =>
       trimmed.invoke(
         { messages: [new HumanMessage(FIRST_QUESTION)] },
-        { configurable: { thread_id: "off", sanitizer: "off" } },
+        { configurable: { thread_id: "off", tailPolicy: "off" } },
       ),
     );
-    if (!("error" in off)) throw new Error('configurable.sanitizer "off" did not turn the middleware off');
+    if (!("error" in off)) throw new Error('configurable.tailPolicy "off" did not turn the middleware off');
     return `answered after ${state.messages.length - 1} messages; the middleware repaired the trimmed request`;
   },
 };

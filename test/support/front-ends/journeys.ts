@@ -88,15 +88,16 @@ export interface SharedJourney {
   log: { seen: BaseMessage[][]; rejections: ProviderRejection[] };
 }
 
-const SHARED = Symbol.for("langgraph-checkpoint-sanitizer.test.journeys");
+/** The global holding the journeys by key; the test that starts the server deletes it when it ends. */
+export const SHARED_JOURNEYS = Symbol.for("langgraph-checkpoint-sanitizer.test.journeys");
 
 /**
  * One per key and process, whichever module copy asks first (the server imports the graphs apart from the test): a
  * client's journeys on their own graphs, so that several clients' run at once.
  */
 export function sharedJourney(key: string): SharedJourney {
-  const holder = globalThis as { [SHARED]?: Map<string, SharedJourney> };
-  const shared = (holder[SHARED] ??= new Map());
+  const holder = globalThis as { [SHARED_JOURNEYS]?: Map<string, SharedJourney> };
+  const shared = (holder[SHARED_JOURNEYS] ??= new Map());
   let journey = shared.get(key);
   if (journey === undefined)
     shared.set(key, (journey = { stops: new StopSwitch(), log: { seen: [], rejections: [] } }));

@@ -17,7 +17,7 @@ const STANDS_FOR: Partial<Record<ProviderChoice, readonly WireProfile[]>> = {
 
 /**
  * The wire profiles whose rules the `provider` option stands for. The strict fake models know the first providers;
- * the others are judged by the provider emulator through their real clients (test/wire/).
+ * the others are judged by the provider emulator through their real clients (test/unit/wire/).
  */
 export function profilesOf(provider: ProviderChoice): readonly WireProfile[] {
   return STANDS_FOR[provider] ?? WIRE_PROFILES.filter((profile) => profile === provider);
