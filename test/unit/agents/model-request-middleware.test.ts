@@ -162,7 +162,7 @@ describe("sanitizeMessagesMiddleware", () => {
     // langchain wraps a middleware's error in a MiddlewareError that keeps its name and message.
     expect(error).toMatchObject({
       name: "InvalidOptionError",
-      message: expect.stringMatching(/^configurable\.sanitizer /),
+      message: expect.stringMatching(/^configurable\.tailPolicy /),
     });
     let cause = error as { cause?: unknown };
     while (cause.cause !== undefined) cause = cause.cause as { cause?: unknown };

@@ -137,8 +137,8 @@ describe("SanitizingCheckpointer as a decorator", () => {
     expect(
       events.map((e) => [e.channel, e.threadId, e.checkpointNs, e.checkpointId, e.tail, e.repairs.map((r) => r.code)]),
     ).toEqual([
-      ["messages", "events", "", "00000000-0000-6000-8000-000000000006", "repair", ["A"]],
-      ["other", "events", "", "00000000-0000-6000-8000-000000000006", "repair", ["A"]],
+      ["messages", "events", "", "00000000-0000-6000-8000-000000000006", "stopped", ["A"]],
+      ["other", "events", "", "00000000-0000-6000-8000-000000000006", "stopped", ["A"]],
     ]);
   });
 

@@ -63,7 +63,7 @@ describe("OpenTelemetry metrics", () => {
       "checkpoint_sanitizer.operation": "getTuple",
       "checkpoint_sanitizer.saver": "MemorySaver",
       "checkpoint_sanitizer.provider": "none",
-      "checkpoint_sanitizer.tail": "repair",
+      "checkpoint_sanitizer.tail": "stopped",
       [OUTCOME]: "repaired",
       "checkpoint_sanitizer.read.patterns": "B,C",
     });
@@ -74,7 +74,7 @@ describe("OpenTelemetry metrics", () => {
         "checkpoint_sanitizer.repair.code": code,
         "checkpoint_sanitizer.repair.action": "inserted",
         "checkpoint_sanitizer.repair.applies": applies,
-        "checkpoint_sanitizer.tail": "repair",
+        "checkpoint_sanitizer.tail": "stopped",
       });
     expect(repairs.map((p) => [p.attributes, p.value])).toEqual([
       [repair("B", "anywhere"), 2],
@@ -198,7 +198,7 @@ describe("OpenTelemetry trace events", () => {
         "checkpoint_sanitizer.repair",
         expect.objectContaining({
           "checkpoint_sanitizer.operation": "getTuple",
-          "checkpoint_sanitizer.tail": "repair",
+          "checkpoint_sanitizer.tail": "stopped",
           "checkpoint_sanitizer.repair.codes": ["B", "C"],
           "checkpoint_sanitizer.repair.counts": [2, 1],
           "checkpoint_sanitizer.repair.count": 3,

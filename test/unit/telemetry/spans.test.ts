@@ -83,7 +83,7 @@ describe("a span per checkpointer operation", () => {
       [A("checkpoint_ns")]: "",
       [A("checkpoints")]: 1,
       [A("messages")]: 5,
-      [A("tail")]: "repair",
+      [A("tail")]: "stopped",
       [A("read.outcome")]: "repaired",
       [A("read.patterns")]: "B,C",
       [A("repair.count")]: 3,
@@ -161,7 +161,7 @@ describe("a span per checkpointer operation", () => {
       [A("list.limit")]: 5,
       [A("list.complete")]: false,
       [A("checkpoints")]: 2,
-      [A("tail")]: "preserve",
+      [A("tail")]: "resumable",
     });
     expect(complete!.attributes).toMatchObject({ [A("list.complete")]: true, [A("checkpoints")]: all.length });
     expect(all.length).toBeGreaterThan(2);
@@ -180,7 +180,7 @@ describe("a span per checkpointer operation", () => {
     expect(histories[0]!.attributes).toMatchObject({
       [A("write.channels")]: ["messages"],
       [A("read.patterns")]: "B,C",
-      [A("tail")]: "repair",
+      [A("tail")]: "stopped",
     });
     // Returned as a seed holding the repaired list: the cancelled turn's 3 messages, a placeholder result and a marker.
     expect(histories[0]!.attributes).toMatchObject({ [A("writes")]: 0, [A("messages")]: 5 });
