@@ -1,5 +1,5 @@
 import { idOf, toolCallIdOf } from "../../messages/message-view.js";
-import type { PatternUnit } from "../rules/define-pattern.js";
+import type { PatternRef } from "../walk/turn.js";
 import type { PatternId, Repair, RepairAction, RepairKind } from "./catalog.js";
 
 /**
@@ -7,7 +7,7 @@ import type { PatternId, Repair, RepairAction, RepairKind } from "./catalog.js";
  * an object made by a spread takes about a microsecond for each property added after it, a cost per repair.
  */
 export function reportOf(
-  unit: PatternUnit,
+  unit: PatternRef,
   action: RepairAction,
   index: number,
   message: unknown,

@@ -10,7 +10,7 @@ import { asHumanMessage, resultWith, rewriteCalls } from "../copies/message-copi
 import { boundaryBreak, messageRulesOf, TURN, type MessageUnit, type TurnCode } from "../rules/rule-set.js";
 import { isSyntheticMessage, withIdPrefix } from "../../messages/synthetic-ids.js";
 import { idOrPosition, isSystemBridge, type BridgeRole } from "../synthetic/inserted-messages.js";
-import { idOut, type InsertedResult, type KeptResult, type ToolResult, type Turn } from "./turn.js";
+import { idOut, type InsertedResult, type KeptResult, type PatternRef, type ToolResult, type Turn } from "./turn.js";
 import type { RepairContext } from "./well-formed.js";
 
 /** A turn with the answer each call goes out with, or the position of a message of no turn. */
@@ -98,11 +98,11 @@ class Rebuild {
     this.out.push(message);
   }
 
-  private insert(unit: PatternUnit, message: unknown, original?: unknown): void {
+  private insert(unit: PatternRef, message: unknown, original?: unknown): void {
     this.repairs.push(reportOf(unit, "inserted", this.out.length, message, undefined, original));
   }
 
-  private rewritten(units: readonly PatternUnit[], original: unknown, from: number, message: unknown): void {
+  private rewritten(units: readonly PatternRef[], original: unknown, from: number, message: unknown): void {
     for (const unit of units) this.repairs.push(reportOf(unit, "rewritten", this.out.length, message, from, original));
   }
 

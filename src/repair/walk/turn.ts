@@ -1,6 +1,5 @@
 // A turn of the rebuild: an AIMessage with calls, and the answer each call goes out with.
 import type { ToolCallRef } from "../../messages/message-view.js";
-import type { PatternUnit } from "../rules/define-pattern.js";
 
 /** A result from the input assigned to its call: the message and its position in the input. */
 export interface KeptResult {
@@ -8,11 +7,17 @@ export interface KeptResult {
   index: number;
 }
 
+/** A pattern as a report names it; its unit, where the walk has one. */
+export interface PatternRef {
+  readonly kind: string;
+  readonly code: string;
+}
+
 /** A result the repair inserts for an unanswered call. */
 export interface InsertedResult {
   message: unknown;
   /** The pattern it repairs (a placeholder, or a recovered result). */
-  pattern: PatternUnit;
+  pattern: PatternRef;
   /** For a recovered result inserted as a copy under a new call id: the stored one. */
   original?: unknown;
 }

@@ -157,7 +157,10 @@ describe("sanitizeMessagesMiddleware", () => {
     const model = agentModel("openai");
     const middleware = [sanitizeMessagesMiddleware()];
     const agent = buildAgent("createAgent", { model, checkpointer: new MemorySaver(), middleware });
-    const run = agent.invoke({ messages: [new HumanMessage(FIRST_QUESTION)] }, threadConfig("t", { tailPolicy: "fix" }));
+    const run = agent.invoke(
+      { messages: [new HumanMessage(FIRST_QUESTION)] },
+      threadConfig("t", { tailPolicy: "fix" }),
+    );
     const error = await run.catch((e: unknown) => e);
     // langchain wraps a middleware's error in a MiddlewareError that keeps its name and message.
     expect(error).toMatchObject({

@@ -7,7 +7,12 @@ import type { ProviderChoice, RepairSettings, TailKind } from "../../../src/inde
 import { PROVIDER_NAMES } from "../../../src/repair/rules/provider-patterns.js";
 import { cleanCheckAndRebuild } from "../../../src/repair/repair-messages.js";
 import { resolveRepairSettings } from "../../../src/repair/settings.js";
-import { anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory } from "../../support/generators/arbitraries.js";
+import {
+  anyHistory,
+  cleanHistory,
+  cleanRequestHistory,
+  roleOrderHistory,
+} from "../../support/generators/arbitraries.js";
 
 const RUNS = { numRuns: Number(process.env.FC_RUNS ?? 500) };
 const anyTail = fc.constantFrom<TailKind>("stopped", "finished", "resumable", "request");

@@ -5,7 +5,12 @@ import { describe, expect, it } from "vitest";
 import { isSyntheticMessage, repairMessages, type TailKind } from "../../../src/index.js";
 import { PROVIDER_NAMES } from "../../../src/repair/rules/provider-patterns.js";
 import { findTailStart } from "../../../src/repair/walk/tail.js";
-import { anyHistory, cleanHistory, cleanRequestHistory, roleOrderHistory } from "../../support/generators/arbitraries.js";
+import {
+  anyHistory,
+  cleanHistory,
+  cleanRequestHistory,
+  roleOrderHistory,
+} from "../../support/generators/arbitraries.js";
 import { profilesOf } from "../../support/oracle/expect-accepted.js";
 import {
   geminiSignatures,
