@@ -42,7 +42,7 @@ for (const factory of saverFactories) {
       expect(types(repaired)).toEqual(["human", "ai", "tool", "tool", "ai"]);
       expect(rejectingProviders([...repaired, new HumanMessage("next")])).toEqual({});
       expect(events.map((e) => [e.operation, e.tail, e.channel, e.threadId, e.checkpointNs, e.checkpointId])).toEqual([
-        ["getDeltaChannelHistory", "repair", "messages", "t", "", latest!.checkpoint.id],
+        ["getDeltaChannelHistory", "stopped", "messages", "t", "", latest!.checkpoint.id],
       ]);
       expect(events[0]!.repairs.map((r) => r.code)).toEqual(["B", "B", "C"]);
       // No write, no version bump: the store reads as before.
@@ -74,7 +74,7 @@ for (const factory of saverFactories) {
       const raw = await resume(inner, "resume-raw");
       expect(raw).toEqual(["human", "ai", "tool", "tool", "ai"]);
       expect(await resume(sanitizer, "resume")).toEqual(raw);
-      expect(events.map((e) => [e.operation, e.tail])).toEqual([["getDeltaChannelHistory", "repair"]]);
+      expect(events.map((e) => [e.operation, e.tail])).toEqual([["getDeltaChannelHistory", "stopped"]]);
     });
 
     it("a history read of a checkpoint no read of this checkpointer returned keeps the tail, as list does", async () => {

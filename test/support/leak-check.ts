@@ -55,6 +55,14 @@ const LAZY_GLOBALS: ReadonlyMap<string, string> = new Map<string, string>([
     "lc_block_translators_registry",
     "@langchain/core's content-block translators by provider, a Map it creates when its messages module loads",
   ],
+  [
+    `Symbol.for("graceful-fs.queue")`,
+    "graceful-fs (bundled in playwright-core's utilsBundle) keeps its retry queue for fs calls here, created on load",
+  ],
+  [
+    `Symbol.for("signal-exit emitter")`,
+    "signal-exit (bundled in playwright-core) installs one process-wide exit-signal emitter, created on load",
+  ],
   [`Symbol.for("ls:tracing_async_local_storage")`, "@langchain/core's AsyncLocalStorage for run context, set on load"],
   ["__zod_globalConfig", "zod 4's configuration, shared by every copy of zod, created when zod loads"],
   ["__zod_globalRegistry", "zod 4's schema metadata registry, shared by every copy of zod, created when zod loads"],
