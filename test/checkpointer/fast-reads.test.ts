@@ -24,7 +24,7 @@ import { CLIENTS, chatModel, startEmulator, type ProviderEmulator } from "../sup
 import { saverFactories, saverPerTest, type SaverFactory } from "../support/savers/savers.js";
 import { document, outcome, printOutcome, sameOutcome } from "../support/generators/serde-values.js";
 import { FIRST_QUESTION } from "../support/graphs/scenarios.js";
-import { NEXT_QUESTION, agentScript, cancelFirstTurn, runTurn } from "../unit/wire/agents.js";
+import { NEXT_QUESTION, agentScript, cancelFirstTurn, runTurn } from "../support/graphs/wire-agents.js";
 
 const numRuns = Number(process.env.FC_RUNS ?? 25);
 const config = (thread: string) => ({ configurable: { thread_id: thread } });

@@ -13,7 +13,7 @@ import { main } from "../../src/cli/main.js";
 import type { DoctorReport } from "../../src/cli/doctor.js";
 import { SanitizingCheckpointer, sanitizeGraph, type PatternId } from "../../src/index.js";
 import { providerError } from "../support/oracle/provider-rejections.js";
-import { storeFinishedRun } from "../unit/wire/agents.js";
+import { storeFinishedRun } from "../support/graphs/wire-agents.js";
 import { reactGraph } from "../support/graphs/react-graph.js";
 import { agentModel, LOOKUP_RESULT } from "../support/graphs/scenarios.js";
 

@@ -21,7 +21,7 @@ import { openRedis } from "../../src/cli/stores/redis.js";
 import { openSqlite } from "../../src/cli/stores/sqlite.js";
 import { calls } from "../support/generators/messages.js";
 import { rejectingProviders } from "../support/oracle/provider-rejections.js";
-import { storeFinishedRun } from "../unit/wire/agents.js";
+import { storeFinishedRun } from "../support/graphs/wire-agents.js";
 import { reactGraph, type MessagesField } from "../support/graphs/react-graph.js";
 import { deleteKeys, postgresFactory, redisFactory, saverFactories, unique } from "../support/savers/savers.js";
 import { POSTGRES_URL, REDIS_URL } from "../support/servers/services.js";

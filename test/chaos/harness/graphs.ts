@@ -10,7 +10,7 @@ import { END, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } 
 import type { StateSnapshot } from "@langchain/langgraph";
 import { buildAgent, langchainTools } from "../../support/graphs/agents.js";
 import { reactGraph } from "../../support/graphs/react-graph.js";
-import { toolNodeAgent } from "../../unit/wire/agents.js";
+import { toolNodeAgent } from "../../support/graphs/wire-agents.js";
 import { CHAOS_TOOLS } from "./tools.js";
 
 export const GRAPH_KINDS = ["ToolNode", "Send", "createAgent", "subgraph", "deepagents"] as const;

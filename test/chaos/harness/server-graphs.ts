@@ -13,7 +13,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { sanitizeGraph } from "../../../src/index.js";
 import { CLIENTS, chatModel, type Client } from "../../support/provider-emulator/index.js";
 import { langchainTools } from "../../support/graphs/agents.js";
-import { toolNodeAgent } from "../../unit/wire/agents.js";
+import { toolNodeAgent } from "../../support/graphs/wire-agents.js";
 import { CHAOS_TOOLS } from "./tools.js";
 
 /** What the module shares with the soak: the server's saver, and the runs that went on after a cancel. */

@@ -12,7 +12,14 @@ import {
   type ProviderEmulator,
 } from "../../support/provider-emulator/index.js";
 import { FIRST_QUESTION, LOOKUP_RESULT } from "../../support/graphs/scenarios.js";
-import { AGENT_KINDS, FINAL_ANSWER, NEXT_QUESTION, agentScript, cancelFirstTurn, runTurn } from "./agents.js";
+import {
+  AGENT_KINDS,
+  FINAL_ANSWER,
+  NEXT_QUESTION,
+  agentScript,
+  cancelFirstTurn,
+  runTurn,
+} from "../../support/graphs/wire-agents.js";
 
 type Stop = "during-llm" | "during-tools" | "after-one-of-two-parallel-tools" | "not cancelled";
 const STOPS: readonly Stop[] = ["during-llm", "during-tools", "after-one-of-two-parallel-tools", "not cancelled"];

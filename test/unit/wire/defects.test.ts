@@ -12,7 +12,13 @@ import {
   type Client,
   type ProviderEmulator,
 } from "../../support/provider-emulator/index.js";
-import { FINAL_ANSWER, NEXT_QUESTION, agentScript, runTurn, storeFinishedRun } from "./agents.js";
+import {
+  FINAL_ANSWER,
+  NEXT_QUESTION,
+  agentScript,
+  runTurn,
+  storeFinishedRun,
+} from "../../support/graphs/wire-agents.js";
 import { defectThreads } from "./histories.js";
 
 const ALL_BUT_RESPONSES = CLIENTS.filter((c) => c !== "openai-responses");

@@ -27,7 +27,7 @@ import {
   cancelFirstTurn,
   runTurn,
   storeFinishedRun,
-} from "./agents.js";
+} from "../../support/graphs/wire-agents.js";
 import { calls, human, reply, result, system } from "../../support/generators/messages.js";
 
 type MoreClient = (typeof MORE_CLIENTS)[number];

@@ -28,7 +28,7 @@ import {
   toolNodeAgent,
   type NextWay,
   type Outcome,
-} from "./agents.js";
+} from "../../support/graphs/wire-agents.js";
 import { rebuildReplies, writerThenReviewer } from "./feature-agents.js";
 import {
   anthropicWithServerTools,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SanitizingCheckpointer, repairMessages } from "../../../src/index.js";
 import { chatModel, startEmulator, type Client, type ProviderEmulator } from "../../support/provider-emulator/index.js";
 import { FIRST_QUESTION } from "../../support/graphs/scenarios.js";
-import { FINAL_ANSWER, NEXT_QUESTION, cancelFirstTurn, runTurn } from "./agents.js";
+import { FINAL_ANSWER, NEXT_QUESTION, cancelFirstTurn, runTurn } from "../../support/graphs/wire-agents.js";
 
 /** What each client's next request must carry: the signature the emulator gave the reasoning, as the client sends it. */
 const SIGNED: Partial<Record<Client, RegExp[]>> = {

@@ -15,7 +15,13 @@ import {
   type AnyClient,
   type ProviderEmulator,
 } from "../../support/provider-emulator/index.js";
-import { agentScript, answerNext, storeFinishedRun, type NextWay, type Outcome } from "./agents.js";
+import {
+  agentScript,
+  answerNext,
+  storeFinishedRun,
+  type NextWay,
+  type Outcome,
+} from "../../support/graphs/wire-agents.js";
 
 const config = (thread: string) => ({ configurable: { thread_id: thread } });
 

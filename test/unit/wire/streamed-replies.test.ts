@@ -15,7 +15,7 @@ import {
   type ProviderEmulator,
 } from "../../support/provider-emulator/index.js";
 import { z } from "zod";
-import { toolNodeAgent } from "./agents.js";
+import { toolNodeAgent } from "../../support/graphs/wire-agents.js";
 
 const QUESTION = "Email Bob?";
 const DONE = "Sent.";

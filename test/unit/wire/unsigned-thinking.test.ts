@@ -6,7 +6,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { human } from "../../support/generators/messages.js";
 import { chatModel, startEmulator, type ProviderEmulator } from "../../support/provider-emulator/index.js";
-import { agentScript, answerNext, storeFinishedRun, type NextWay } from "./agents.js";
+import { agentScript, answerNext, storeFinishedRun, type NextWay } from "../../support/graphs/wire-agents.js";
 
 let emulator: ProviderEmulator;
 beforeAll(async () => {

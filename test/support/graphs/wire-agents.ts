@@ -14,9 +14,9 @@ import { expect } from "vitest";
 import { z } from "zod";
 import { sanitizeGraph, type SanitizingCheckpointerOptions } from "../../../src/index.js";
 import { sanitizeMessagesMiddleware } from "../../../src/middleware/index.js";
-import type { ProviderEmulator, Script } from "../../support/provider-emulator/index.js";
-import { hangUntilAborted } from "../../support/graphs/react-graph.js";
-import { FIRST_QUESTION, LOOKUP_RESULT, cancelled } from "../../support/graphs/scenarios.js";
+import type { ProviderEmulator, Script } from "../provider-emulator/index.js";
+import { hangUntilAborted } from "./react-graph.js";
+import { FIRST_QUESTION, LOOKUP_RESULT, cancelled } from "./scenarios.js";
 
 export type AgentKind = "StateGraph + ToolNode" | "createAgent";
 export const AGENT_KINDS: readonly AgentKind[] = ["StateGraph + ToolNode", "createAgent"];
