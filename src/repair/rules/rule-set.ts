@@ -92,11 +92,15 @@ const PAIRING: PairingTable = (() => {
     (step) => steps[step] === undefined,
   );
   if (missing.length > 0) throw new Error(`No pairing rule at step ${missing.join(", ")}`);
-  const unordered = ALL.filter(
-    (unit) => unit.reply !== undefined && !(REPLY_ORDER as readonly PatternUnit[]).includes(unit),
-  );
-  if (unordered.length > 0) throw new Error(`Reply rules missing from REPLY_ORDER: ${unordered.map((u) => u.kind)}`);
   return Object.freeze(steps) as PairingTable;
+})();
+
+/** Every reply rule has its place in the order they run. */
+const REPLIES: readonly ReplyUnit[] = (() => {
+  const ordered = REPLY_ORDER as readonly PatternUnit[];
+  const unordered = ALL.filter((unit) => unit.reply !== undefined && !ordered.includes(unit));
+  if (unordered.length > 0) throw new Error(`Reply rules missing from REPLY_ORDER: ${unordered.map((u) => u.kind)}`);
+  return ordered.filter((unit): unit is ReplyUnit => unit.reply !== undefined);
 })();
 
 function boundaryTable(units: readonly PatternUnit[]): BoundaryTable {
@@ -149,9 +153,7 @@ function oneOf<A extends unknown[]>(
 
 function ruleSetOf(applies: (unit: PatternUnit, scope: Scope) => boolean): RuleSet {
   const active = ALL.filter((unit) => unit.applies.some((scope) => applies(unit, scope)));
-  const replies = (REPLY_ORDER as readonly PatternUnit[]).filter(
-    (unit): unit is ReplyUnit => unit.reply !== undefined && active.includes(unit),
-  );
+  const replies = REPLIES.filter((unit) => active.includes(unit));
   const messages = active.filter((unit): unit is MessageUnit => unit.message !== undefined);
   const removals = active.filter((unit): unit is RemovalUnit => unit.removal !== undefined);
   const byRoleMessages = byRole(messages, (unit) => unit.message.role);

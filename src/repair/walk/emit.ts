@@ -134,13 +134,13 @@ class Rebuild {
     const { calls: callsRule, ids: idsRule, order } = ctx.rules.pairing;
     const outside = callsRule.pairing.outside(turn);
     const renamed = turn.renamed !== undefined;
-    const replyCopies = ctx.replyCopies.get(turn.index);
+    const replyCopy = ctx.replyCopies.get(turn.index);
     // Most turns go out as stored: no list of patterns is made for them.
     const copy =
       outside || renamed ? rewriteCalls(turn.ai, turn.calls, turn.renamed ?? turn.calls.map((c) => c.id)) : turn.ai;
-    if (outside || renamed || replyCopies !== undefined) {
+    if (outside || renamed || replyCopy !== undefined) {
       const by = [
-        ...(replyCopies !== undefined ? replyCopies.units : []),
+        ...(replyCopy !== undefined ? replyCopy.units : []),
         ...(outside ? [callsRule] : []),
         ...(renamed ? [idsRule] : []),
       ];
@@ -216,10 +216,10 @@ class Rebuild {
     } else if (role === "ai") {
       this.reply(message, index);
       this.prev = TURN.ai;
-      const replyCopies = this.ctx.replyCopies.get(index);
-      if (replyCopies !== undefined) {
-        this.rewritten(replyCopies.units, message, index, replyCopies.message);
-        this.push(replyCopies.message, index);
+      const replyCopy = this.ctx.replyCopies.get(index);
+      if (replyCopy !== undefined) {
+        this.rewritten(replyCopy.units, message, index, replyCopy.message);
+        this.push(replyCopy.message, index);
         return;
       }
     }
