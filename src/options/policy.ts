@@ -13,8 +13,8 @@ export type TailPolicy = "auto" | "repair" | "preserve" | "off";
 /** @deprecated The same type under its old name: use {@link TailPolicy}. */
 export type SanitizerPolicy = TailPolicy;
 
-/** The per-call key (`configurable.tailPolicy`), and its old name, still read. @internal */
-export const POLICY_CONFIG_KEYS = ["tailPolicy", "sanitizer"] as const;
+/** The per-call key (`configurable.tailPolicy`), and its old name, still read. */
+const POLICY_CONFIG_KEYS = ["tailPolicy", "sanitizer"] as const;
 
 /** @internal */
 export const POLICIES: readonly TailPolicy[] = ["auto", "repair", "preserve", "off"];
