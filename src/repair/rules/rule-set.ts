@@ -78,6 +78,18 @@ const PLACEHOLDERS = Object.freeze(
   ALL.filter((unit): unit is PairingUnit<"placeholder"> => unit.pairing?.step === "placeholder"),
 );
 
+/** The steps one unit each holds; a step added to `PairingSteps` does not compile until it is named here. */
+const TABLE_STEPS = {
+  input: true,
+  owner: true,
+  slot: true,
+  order: true,
+  calls: true,
+  ids: true,
+  recovered: true,
+  yields: true,
+} as const satisfies Record<keyof PairingTable, true>;
+
 /** One unit per step: a step without one, or with two, is a mistake in the table. */
 const PAIRING: PairingTable = (() => {
   const steps: Partial<Record<PairingStep, PairingUnit>> = {};
@@ -88,9 +100,7 @@ const PAIRING: PairingTable = (() => {
       throw new Error(`Two pairing rules at step "${step}": ${unit.kind}, ${steps[step]!.kind}`);
     steps[step] = unit;
   }
-  const missing = (["input", "owner", "slot", "order", "calls", "ids", "recovered", "yields"] as const).filter(
-    (step) => steps[step] === undefined,
-  );
+  const missing = (Object.keys(TABLE_STEPS) as (keyof PairingTable)[]).filter((step) => steps[step] === undefined);
   if (missing.length > 0) throw new Error(`No pairing rule at step ${missing.join(", ")}`);
   return Object.freeze(steps) as PairingTable;
 })();
